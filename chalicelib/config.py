@@ -1,0 +1,72 @@
+"""Settings: read once from the environment into one typed, immutable object."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from chalicelib.errors import ConfigurationError
+
+
+class TableSettings(BaseModel):
+    """Where a DynamoDB table lives and how patiently we talk to it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(min_length=3, max_length=255)
+    region: str
+    endpoint: str | None = None
+    connect_timeout_seconds: float = 2.0
+    read_timeout_seconds: float = 5.0
+    max_retry_attempts: int = 2
+
+
+class Settings(BaseModel):
+    """Everything the service reads from its environment."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: str = "dev"
+    aws_region: str = "us-east-1"
+    # Set only for DynamoDB Local; unset in moto tests and in AWS.
+    dynamodb_endpoint: str | None = None
+    tokens_table: str = Field(min_length=3)
+    rate_limits_table: str = Field(min_length=3)
+    # How long a Lambda trusts a cached token record: the upper bound on how late a revocation bites.
+    token_cache_seconds: int = Field(default=30, ge=0, le=300)
+    log_level: str = "INFO"
+
+    def table(self, name: str) -> TableSettings:
+        return TableSettings(name=name, region=self.aws_region, endpoint=self.dynamodb_endpoint)
+
+
+_ENV_NAMES = {
+    "stage": "STAGE",
+    "dynamodb_endpoint": "AWS_ENDPOINT_URL_DYNAMODB",
+    "tokens_table": "TOKENS_TABLE",
+    "rate_limits_table": "RATE_LIMITS_TABLE",
+    "token_cache_seconds": "TOKEN_CACHE_SECONDS",
+    "log_level": "LOG_LEVEL",
+}
+
+
+def settings_from_env(environ: Mapping[str, str]) -> Settings:
+    """Build settings from an environment mapping; a bad value is a ConfigurationError."""
+    values: dict[str, str] = {field: environ[var] for field, var in _ENV_NAMES.items() if environ.get(var)}
+    region = environ.get("AWS_REGION") or environ.get("AWS_DEFAULT_REGION")
+    if region:
+        values["aws_region"] = region
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        fields = ", ".join(_ENV_NAMES.get(str(e["loc"][0]), str(e["loc"][0])) for e in exc.errors())
+        raise ConfigurationError(f"invalid or missing settings: {fields}") from exc
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read on first use (never at import time)."""
+    return settings_from_env(os.environ)

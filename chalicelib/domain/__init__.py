@@ -1,0 +1,1 @@
+"""Domain values shared by services and storage; no I/O here."""

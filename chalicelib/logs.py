@@ -1,0 +1,33 @@
+"""Structured logs: one JSON object per line, on stdout, where Lambda ships it to CloudWatch."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import Any
+
+_logger = logging.getLogger("ags")
+
+
+class _StdoutHandler(logging.Handler):
+    """Writes to whatever sys.stdout is at emit time (test capture swaps it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stdout.write(self.format(record) + "\n")
+
+
+def configure(level: str) -> None:
+    if not _logger.handlers:
+        _logger.addHandler(_StdoutHandler())
+        _logger.propagate = False
+    _logger.setLevel(level.upper())
+    # PynamoDB announces its settings file at INFO on import; that is noise in request logs.
+    logging.getLogger("pynamodb").setLevel(logging.WARNING)
+
+
+def log_event(event: str, *, level: int = logging.INFO, **fields: Any) -> None:
+    """Log one event; callers pass only non-secret fields (token ids, never bearer values)."""
+    if _logger.isEnabledFor(level):
+        record = {"level": logging.getLevelName(level), "event": event, **fields}
+        _logger.log(level, json.dumps(record, default=str, ensure_ascii=False))
