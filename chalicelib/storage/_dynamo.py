@@ -1,0 +1,90 @@
+"""What every table module shares: binding a PynamoDB model to a configured table, and turning
+DynamoDB failures into domain errors so nothing above storage sees botocore or PynamoDB."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import TypeVar
+
+from botocore.exceptions import BotoCoreError
+from pynamodb.exceptions import PynamoDBException
+from pynamodb.models import Model
+
+from chalicelib.config import TableSettings
+from chalicelib.errors import StorageUnavailable
+from chalicelib.logs import log_event
+
+_PING_KEY = "PING#ready"  # no item ever has this key
+
+M = TypeVar("M", bound=type[Model])
+
+# Error codes that mean "not now" rather than "you asked for something wrong".
+_UNAVAILABLE_CODES = frozenset(
+    {
+        "ResourceNotFoundException",
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "ServiceUnavailable",
+        "LimitExceededException",
+    }
+)
+
+
+def bind(model: M, table: TableSettings) -> M:
+    """A subclass of `model` that talks to `table`: table names come from settings, not import time."""
+    meta = type(
+        "Meta",
+        (),
+        {
+            "table_name": table.name,
+            "region": table.region,
+            "host": table.endpoint,
+            "connect_timeout_seconds": table.connect_timeout_seconds,
+            "read_timeout_seconds": table.read_timeout_seconds,
+            "max_retry_attempts": table.max_retry_attempts,
+            "billing_mode": "PAY_PER_REQUEST",
+        },
+    )
+    return type(model.__name__, (model,), {"Meta": meta})  # type: ignore[return-value]
+
+
+def is_condition_failure(exc: PynamoDBException) -> bool:
+    return exc.cause_response_code == "ConditionalCheckFailedException"
+
+
+@contextmanager
+def storage_errors(table: str) -> Iterator[None]:
+    """Translate unreachable, missing or throttled DynamoDB into StorageUnavailable."""
+    try:
+        yield
+    except PynamoDBException as exc:
+        if exc.cause_response_code in _UNAVAILABLE_CODES or isinstance(exc.cause, BotoCoreError):
+            raise _unavailable(table, exc.cause_response_code or type(exc.cause).__name__) from exc
+        raise
+    except BotoCoreError as exc:
+        raise _unavailable(table, type(exc).__name__) from exc
+
+
+def _unavailable(table: str, reason: str) -> StorageUnavailable:
+    # Operators get the table and the cause in the log; clients get no internal names.
+    log_event("storage_unavailable", level=logging.WARNING, table=table, reason=reason)
+    return StorageUnavailable("the data store is temporarily unavailable; try again shortly")
+
+
+def ping(model: type[Model]) -> None:
+    """One GetItem on a key that never exists: proves the table answers."""
+    with storage_errors(model.Meta.table_name), suppress(model.DoesNotExist):
+        model.get(_PING_KEY)
+
+
+def ensure_table(model: type[Model]) -> bool:
+    """Create the model's table unless it exists; True when it was created. For local stacks and
+    tests: deployed tables come from infrastructure code."""
+    if model.exists():
+        return False
+    model.create_table(wait=True)
+    return True

@@ -1,0 +1,110 @@
+"""The tokens table: one item per API token, keyed by its public id. Holds hashes, never secrets."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.exceptions import UpdateError
+from pynamodb.models import Model
+
+from chalicelib.config import TableSettings
+from chalicelib.domain.tokens import Scope, Token
+from chalicelib.errors import TokenNotFound
+from chalicelib.storage._dynamo import bind, ensure_table, is_condition_failure, ping, storage_errors
+
+# Expired tokens stay listable for a while, then DynamoDB's TTL removes them.
+_KEEP_AFTER_EXPIRY = timedelta(days=30)
+
+
+class _TokenItem(Model):
+    class Meta:
+        table_name: str | None = None
+
+    pk = UnicodeAttribute(hash_key=True)
+    token_id = UnicodeAttribute()
+    secret_hash = UnicodeAttribute()
+    scope = UnicodeAttribute()
+    rate_per_minute = NumberAttribute()
+    label = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    expires_at = UTCDateTimeAttribute()
+    revoked_at = UTCDateTimeAttribute(null=True)
+    purge_at = NumberAttribute()
+
+
+def _pk(token_id: str) -> str:
+    return f"TOKEN#{token_id}"
+
+
+def _to_token(item: _TokenItem) -> Token:
+    return Token(
+        token_id=item.token_id,
+        secret_hash=item.secret_hash,
+        scope=Scope(item.scope),
+        rate_per_minute=int(item.rate_per_minute),
+        label=item.label,
+        created_at=item.created_at,
+        expires_at=item.expires_at,
+        revoked_at=item.revoked_at,
+    )
+
+
+class TokenStore:
+    """Verbs on the tokens table."""
+
+    def __init__(self, table: TableSettings) -> None:
+        self.table_name = table.name
+        self._model = bind(_TokenItem, table)
+
+    def create_table(self) -> bool:
+        with storage_errors(self.table_name):
+            return ensure_table(self._model)
+
+    def ping(self) -> None:
+        ping(self._model)
+
+    def put_new(self, token: Token) -> None:
+        """Store a new token; refuses to overwrite an existing id."""
+        item = self._model(
+            _pk(token.token_id),
+            token_id=token.token_id,
+            secret_hash=token.secret_hash,
+            scope=token.scope.value,
+            rate_per_minute=token.rate_per_minute,
+            label=token.label,
+            created_at=token.created_at,
+            expires_at=token.expires_at,
+            revoked_at=token.revoked_at,
+            purge_at=int((token.expires_at + _KEEP_AFTER_EXPIRY).timestamp()),
+        )
+        with storage_errors(self.table_name):
+            item.save(condition=self._model.pk.does_not_exist())
+
+    def get(self, token_id: str) -> Token | None:
+        with storage_errors(self.table_name):
+            try:
+                return _to_token(self._model.get(_pk(token_id)))
+            except self._model.DoesNotExist:
+                return None
+
+    def list_all(self) -> list[Token]:
+        """Every stored token. A scan: the table holds only tokens, and only administrators list."""
+        with storage_errors(self.table_name):
+            items = list(self._model.scan(self._model.pk.startswith("TOKEN#")))
+        return sorted((_to_token(i) for i in items), key=lambda t: t.created_at)
+
+    def revoke(self, token_id: str, at: datetime) -> Token:
+        """Mark a token revoked; revoking twice keeps the first time."""
+        item = self._model(_pk(token_id))
+        with storage_errors(self.table_name):
+            try:
+                item.update(
+                    actions=[self._model.revoked_at.set(self._model.revoked_at | at)],
+                    condition=self._model.pk.exists(),
+                )
+            except UpdateError as exc:
+                if is_condition_failure(exc):
+                    raise TokenNotFound(token_id) from exc
+                raise
+        return _to_token(item)
