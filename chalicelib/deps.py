@@ -1,0 +1,47 @@
+"""The composition root: builds the service's dependencies once per process, lazily, from settings.
+Tests swap in their own (moto tables, a fake clock) with `use`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chalicelib import logs
+from chalicelib.clock import Clock, SystemClock
+from chalicelib.config import Settings, get_settings
+from chalicelib.services.auth import CachedTokens
+from chalicelib.storage.tables import Stores, build_stores
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    settings: Settings
+    clock: Clock
+    stores: Stores
+    tokens: CachedTokens  # the request path reads tokens through this cache
+
+
+def build(settings: Settings, clock: Clock | None = None) -> Dependencies:
+    stores = build_stores(settings)
+    logs.configure(settings.log_level)
+    return Dependencies(
+        settings=settings,
+        clock=clock or SystemClock(),
+        stores=stores,
+        tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
+    )
+
+
+_current: Dependencies | None = None
+
+
+def get() -> Dependencies:
+    global _current
+    if _current is None:
+        _current = build(get_settings())
+    return _current
+
+
+def use(dependencies: Dependencies | None) -> None:
+    """Replace the process's dependencies (None: rebuild from the environment on next use)."""
+    global _current
+    _current = dependencies

@@ -1,0 +1,1 @@
+"""Use cases. Each receives its stores, clock and settings as arguments."""
