@@ -1,0 +1,16 @@
+"""The Chalice application: creates the app and registers blueprints and middleware; nothing else."""
+
+from chalice.app import Chalice
+
+from chalicelib.api.catalog import catalog
+from chalicelib.api.context import context
+from chalicelib.api.generation import generation
+from chalicelib.api.middleware import http_middleware
+from chalicelib.api.probes import probes
+from chalicelib.api.reports import reports
+from chalicelib.api.translation import translation
+
+app = Chalice(app_name="address-generation-service")
+app.register_middleware(http_middleware, "http")
+for blueprint in (probes, reports, generation, catalog, context, translation):
+    app.register_blueprint(blueprint)

@@ -1,0 +1,164 @@
+"""Route registration: every route goes through one pipeline, and is recorded for the OpenAPI document.
+
+Pipeline: authenticate → check scope → count against the rate limit → parse input with pydantic →
+call the handler (one service call) → serialize its response model. Domain errors become responses
+here, because Chalice middleware never sees exceptions raised in views."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from chalice.app import Blueprint, Request, Response
+from pydantic import BaseModel, ValidationError
+
+from chalicelib import deps
+from chalicelib.api import request_scope
+from chalicelib.api.errors import internal_error_response, rate_headers, service_error_response
+from chalicelib.domain.tokens import Quota, Scope, Token
+from chalicelib.errors import ErrorDetail, InvalidRequest, ServiceError
+from chalicelib.logs import log_event
+from chalicelib.services.auth import admit, authenticate, authorize
+
+Q = TypeVar("Q")
+B = TypeVar("B")
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One endpoint as the OpenAPI document describes it."""
+
+    method: str
+    path: str
+    name: str
+    summary: str
+    tag: str
+    response: type[BaseModel]
+    scope: Scope | None
+    query: type[BaseModel] | None = None
+    body: type[BaseModel] | None = None
+    path_params: type[BaseModel] | None = None
+    errors: tuple[int, ...] = ()
+    description: str = ""
+    implemented: bool = True
+
+
+OPERATIONS: list[Operation] = []
+
+
+@dataclass(frozen=True)
+class Call(Generic[Q, B]):
+    """What a handler gets: parsed input, the caller's token, and the process's dependencies."""
+
+    query: Q
+    body: B
+    path: dict[str, Any]
+    token: Token | None
+    source_ip: str | None
+    dependencies: deps.Dependencies = field(repr=False)
+
+
+Handler = Callable[[Call[Any, Any]], BaseModel]
+
+
+def endpoint(blueprint: Blueprint, operation: Operation) -> Callable[[Handler], Handler]:
+    """Register `handler` on `blueprint` under `operation`, wrapped in the request pipeline."""
+    OPERATIONS.append(operation)
+    content_types = ["application/json"] if operation.body else ["*/*"]
+
+    def decorator(handler: Handler) -> Handler:
+        @functools.wraps(handler)
+        def view(**path_params: str) -> Response:
+            return _handle(operation, handler, blueprint.current_request, path_params)
+
+        blueprint.route(operation.path, methods=[operation.method], content_types=content_types)(view)
+        return handler
+
+    return decorator
+
+
+def _handle(
+    operation: Operation, handler: Handler, request: Request, path_params: dict[str, str]
+) -> Response:
+    scope = request_scope.current()
+    quota: Quota | None = None
+    try:
+        dependencies = deps.get()
+        token = None
+        if operation.scope is not None:
+            now = dependencies.clock.now()
+            token = authenticate(request.headers.get("authorization"), dependencies.tokens, now)
+            scope.token_id = token.token_id
+            authorize(token, operation.scope)
+            quota = admit(token, dependencies.stores.rate_limits, now)
+        call: Call[Any, Any] = Call(
+            query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
+            body=_parse(operation.body, _json_body(request), "body") if operation.body else None,
+            path=_parse(operation.path_params, path_params, "path").model_dump()
+            if operation.path_params
+            else {},
+            token=token,
+            source_ip=request.context.get("identity", {}).get("sourceIp"),
+            dependencies=dependencies,
+        )
+        result = handler(call)
+        response = Response(result.model_dump(mode="json", by_alias=True), status_code=200)
+    except ServiceError as error:
+        response = service_error_response(error, scope.request_id)
+    except Exception as error:  # noqa: BLE001 - the last line of defence: log it, never leak it
+        log_event(
+            "unhandled_error",
+            level=logging.ERROR,
+            requestId=scope.request_id,
+            route=operation.path,
+            tokenId=scope.token_id,
+            error=type(error).__name__,
+            traceback=traceback.format_exc(limit=20),
+        )
+        response = internal_error_response(scope.request_id)
+    if quota is not None:
+        response.headers.update(rate_headers(quota))
+    return response
+
+
+def _parse(model: type[M], data: Any, where: str) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        details = tuple(ErrorDetail(_field_name(e["loc"], where), e["msg"]) for e in exc.errors())
+        names = ", ".join(sorted({d.field for d in details}))
+        raise InvalidRequest(f"invalid {where}: {names}", details) from exc
+
+
+def _field_name(loc: tuple[int | str, ...], where: str) -> str:
+    name = ""
+    for part in loc:
+        name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))
+    return name or where
+
+
+def _query_dict(request: Request) -> dict[str, str]:
+    params = request.query_params
+    if not params:
+        return {}
+    repeated = sorted(k for k in params if len(params.getlist(k)) > 1)
+    if repeated:
+        details = tuple(ErrorDetail(k, "given more than once") for k in repeated)
+        raise InvalidRequest(f"query parameters given more than once: {', '.join(repeated)}", details)
+    return {k: params[k] for k in params}
+
+
+def _json_body(request: Request) -> Any:
+    raw = request.raw_body
+    if not raw:
+        raise InvalidRequest("a JSON body is required", (ErrorDetail("body", "missing"),))
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidRequest("the body is not valid JSON", (ErrorDetail("body", str(exc)),)) from exc

@@ -1,0 +1,32 @@
+"""HTTP middleware: a request id for every response, Chalice's own errors in our shape, one access
+log line per request."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from chalice.app import Request, Response
+
+from chalicelib.api import request_scope
+from chalicelib.api.errors import reshape_chalice_error
+from chalicelib.logs import log_event
+
+
+def http_middleware(request: Request | None, get_response: Callable[[Request | None], Response]) -> Response:
+    started = time.perf_counter()
+    context = request.context if request is not None else {}
+    scope = request_scope.begin(context.get("requestId"))
+    response = reshape_chalice_error(get_response(request), scope.request_id)
+    response.headers["X-Request-Id"] = scope.request_id
+    log_event(
+        "request",
+        requestId=scope.request_id,
+        method=request.method if request is not None else None,
+        route=context.get("resourcePath"),
+        path=request.path if request is not None else None,
+        status=response.status_code,
+        latencyMs=round((time.perf_counter() - started) * 1000, 2),
+        tokenId=scope.token_id,
+    )
+    return response

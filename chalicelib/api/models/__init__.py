@@ -1,0 +1,1 @@
+"""Request and response models of the HTTP interface; the OpenAPI document is generated from them."""

@@ -1,0 +1,165 @@
+"""The address record, the test profile and the generation endpoints' models."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from chalicelib.api.models.common import (
+    ApiModel,
+    BodyModel,
+    CountryCode,
+    Id,
+    IpText,
+    QueryModel,
+    Strategy,
+    Value,
+)
+
+MAX_BATCH_COUNT = 50
+MAX_EXCLUDED_IDS = 500
+
+MatchLevel = Literal["houseNumber", "street", "city"]
+PropertyType = Literal["residential", "commercial", "institutional", "unknown"]
+
+
+class Components(ApiModel):
+    street: str | None = None
+    house_number: str | None = None
+    unit: str | None = None
+    district: str | None = None
+    city: str | None = None
+    region: str | None = None
+    region_code: str | None = Field(default=None, description="ISO 3166-2 code of the region")
+    postcode: str | None = None
+
+
+class Coordinates(ApiModel):
+    latitude: float
+    longitude: float
+
+
+class SourceRef(ApiModel):
+    id: str
+    license: str
+    attribution: str
+
+
+class Address(ApiModel):
+    id: str = Field(description="Stable ID: for /addresses/{id}, excludeAddressIds and translation")
+    country_code: str
+    match_level: MatchLevel = Field(
+        description="houseNumber when the source publishes a number, street otherwise"
+    )
+    property_type: PropertyType = Field(description="From source evidence only")
+    formatted_address: str
+    components: Components
+    coordinates: Coordinates
+    source: SourceRef
+
+
+class Phone(ApiModel):
+    number: str
+    dialable: bool = Field(description="False when no range reserved for fiction exists")
+    note: str
+
+
+class TestProfile(ApiModel):
+    """A fictitious person: reserved e-mail domains, reserved or non-dialable phone numbers."""
+
+    given_name: str
+    family_name: str
+    full_name: str
+    gender: Literal["female", "male"]
+    date_of_birth: dt.date
+    email: str
+    phone: Phone
+
+
+class LocationFilters(ApiModel):
+    """Where to draw from: each location as its value or its stable ID (the two select the same set)."""
+
+    region: Value | None = None
+    region_id: Id | None = None
+    city: Value | None = None
+    city_id: Id | None = None
+    district: Value | None = None
+    district_id: Id | None = None
+    postcode: Value | None = None
+    postcode_id: Id | None = None
+
+
+class GenerateQuery(LocationFilters, QueryModel):
+    country: CountryCode = "US"
+    mode: Literal["ip-region"] | None = None
+    ip: IpText | None = None
+    q: Value | None = None
+    strategy: Strategy = "random"
+    residential: bool | None = Field(default=None, description="Default true for CN, else false")
+    seed: Value | None = None
+    request_id: Id | None = None
+
+
+class GeneratedAddress(ApiModel):
+    address: Address
+    profile: TestProfile
+
+
+class GenerateData(ApiModel):
+    request_id: str | None
+    country: str
+    mode: Literal["address", "ip-region"]
+    sources_tried: list[str]
+    snapshot_id: str
+    result: GeneratedAddress
+
+
+class GenerateResponse(ApiModel):
+    data: GenerateData
+
+
+class BatchFilters(LocationFilters, BodyModel):
+    country: CountryCode
+    q: Value | None = None
+    residential: bool | None = None
+
+
+class BatchOptions(BodyModel):
+    unique: bool = True
+    seed: Value | None = None
+    strategy: Strategy = "random"
+    request_id: Id | None = None
+
+
+class BatchRequest(BodyModel):
+    count: Annotated[int, Field(ge=1, le=MAX_BATCH_COUNT)]
+    filters: BatchFilters
+    options: BatchOptions = BatchOptions()
+    exclude_address_ids: Annotated[list[Id], Field(max_length=MAX_EXCLUDED_IDS, default_factory=list)]
+
+
+class BatchData(ApiModel):
+    request_id: str | None
+    requested_count: int
+    returned_count: int
+    unique: bool
+    snapshot_id: str
+    results: list[GeneratedAddress]
+
+
+class BatchResponse(ApiModel):
+    data: BatchData
+
+
+class AddressPath(QueryModel):
+    id: Id
+
+
+class AddressData(ApiModel):
+    address: Address
+
+
+class AddressResponse(ApiModel):
+    data: AddressData

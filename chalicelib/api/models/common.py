@@ -1,0 +1,76 @@
+"""Building blocks shared by every endpoint's models."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+MAX_VALUE_LENGTH = 300  # region, city, district, postcode, q, seed
+MAX_ID_LENGTH = 160  # regionId, cityId, districtId, postcodeId, requestId, address ids
+MAX_IP_LENGTH = 64
+MAX_CURSOR_LENGTH = 1024
+MIN_PAGE, MAX_PAGE, DEFAULT_PAGE = 20, 200, 100
+
+
+def _upper(value: object) -> object:
+    return value.upper() if isinstance(value, str) else value
+
+
+CountryCode = Annotated[
+    str,
+    BeforeValidator(_upper),
+    StringConstraints(pattern=r"^[A-Z]{2}$"),
+    Field(description="ISO 3166-1 alpha-2 country code (case-insensitive)", examples=["US"]),
+]
+Value = Annotated[str, StringConstraints(min_length=1, max_length=MAX_VALUE_LENGTH)]
+Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
+IpText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_IP_LENGTH)]
+Cursor = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CURSOR_LENGTH)]
+PageSize = Annotated[int, Field(ge=MIN_PAGE, le=MAX_PAGE, description="Page size, 20 to 200")]
+Strategy = Literal["random", "instant"]
+LocationType = Literal["region", "city", "district", "postcode"]
+
+
+class ApiModel(BaseModel):
+    """camelCase on the wire, snake_case in Python; unknown properties are refused."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+
+
+class QueryModel(ApiModel):
+    """Query parameters arrive as text: lax parsing turns 'true' and '50' into their types."""
+
+
+class BodyModel(ApiModel):
+    """JSON bodies are parsed strictly: a string is not a number, 1 is not true."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class ErrorDetailOut(ApiModel):
+    field: str
+    message: str
+
+
+class ErrorBody(ApiModel):
+    code: str = Field(
+        description="INVALID_REQUEST, UNAUTHORIZED, FORBIDDEN, NO_POOL_COVERAGE, ADDRESS_NOT_FOUND, "
+        "RATE_LIMITED, INTERNAL_ERROR, NOT_IMPLEMENTED or SERVICE_UNAVAILABLE"
+    )
+    message: str
+    details: list[ErrorDetailOut] | None = None
+    request_id: str = Field(description="The server's id of this request, also in X-Request-Id")
+
+
+class ErrorResponse(ApiModel):
+    error: ErrorBody
+
+
+class HealthStatus(ApiModel):
+    status: Literal["ok"]
+
+
+class ReadyStatus(ApiModel):
+    status: Literal["ready"]

@@ -1,0 +1,135 @@
+"""The OpenAPI 3.1 description, generated from the registered operations and their pydantic models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
+
+from chalicelib.api.endpoint import Operation
+from chalicelib.api.models.common import ErrorResponse
+
+API_VERSION = "1.0.0"
+_REF = "#/components/schemas/{model}"
+
+_DESCRIPTION = """\
+Real, published postal addresses with fictitious test profiles, for software testing.
+
+**Authentication.** Every endpoint except the two probes and this document needs
+`Authorization: Bearer <token>`. Tokens have a scope: `generate` tokens may call every endpoint;
+`read` tokens may call only `read` endpoints, and get **403 `FORBIDDEN`** (an addition to the
+interface's error table) on `generate` endpoints. The scope an operation needs is named in its
+security requirement.
+
+**Rate limits.** Each token has its own per-minute limit, counted in fixed one-minute windows
+(UTC). Authenticated responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
+`X-RateLimit-Reset` (epoch seconds at which the current window ends). Over the limit: 429
+`RATE_LIMITED` with `Retry-After: 60`.
+
+**Errors** share one shape: `{"error": {"code", "message", "details"?, "requestId"}}`. `details`
+lists `{field, message}` pairs, e.g. which parameter failed validation. `requestId` is also in the
+`X-Request-Id` header of every response. Unknown query parameters, repeated query parameters and
+unknown body properties are rejected with 400 `INVALID_REQUEST`. 405 and 415 answers carry
+`INVALID_REQUEST` too. Endpoints that are described but not yet implemented answer 501
+`NOT_IMPLEMENTED`.
+"""
+
+_ERROR_TEXT = {
+    400: "INVALID_REQUEST: malformed or invalid request; details name the field",
+    401: "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
+    403: "FORBIDDEN: the token's scope does not cover this endpoint",
+    404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND",
+    429: "RATE_LIMITED: the token's per-minute limit is used up; see Retry-After",
+    500: "INTERNAL_ERROR",
+    501: "NOT_IMPLEMENTED: described, not yet served",
+    503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling",
+}
+_AUTH_ERRORS = (401, 403, 429)
+_ALWAYS = (500, 503)
+
+
+def build_document(operations: list[Operation]) -> dict[str, Any]:
+    schemas = _component_schemas(operations)
+    paths: dict[str, dict[str, Any]] = {}
+    for op in sorted(operations, key=lambda o: (o.path, o.method)):
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Address Generation Service", "version": API_VERSION, "description": _DESCRIPTION},
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "bearerAuth": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "bearerFormat": "ags_<12-character id>_<43-character secret>",
+                }
+            },
+        },
+    }
+
+
+def _component_schemas(operations: list[Operation]) -> dict[str, Any]:
+    models: dict[type[BaseModel], JsonSchemaMode] = {ErrorResponse: "serialization"}
+    for op in operations:
+        models[op.response] = "serialization"
+        if op.body:
+            models[op.body] = "validation"
+    _, top = models_json_schema(list(models.items()), ref_template=_REF)
+    return dict(top.get("$defs", {}))
+
+
+def _operation(op: Operation, schemas: dict[str, Any]) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "operationId": op.name,
+        "summary": op.summary,
+        "tags": [op.tag],
+        "security": [{"bearerAuth": [op.scope.value]}] if op.scope else [],
+        "responses": _responses(op),
+    }
+    if op.description:
+        doc["description"] = op.description
+    if op.scope:
+        doc["x-required-scope"] = op.scope.value
+    parameters = _parameters(op.path_params, "path", schemas) + _parameters(op.query, "query", schemas)
+    if parameters:
+        doc["parameters"] = parameters
+    if op.body:
+        doc["requestBody"] = {"required": True, "content": _json_ref(op.body)}
+    return doc
+
+
+def _parameters(model: type[BaseModel] | None, where: str, schemas: dict[str, Any]) -> list[dict[str, Any]]:
+    if model is None:
+        return []
+    schema = model.model_json_schema(ref_template=_REF, by_alias=True)
+    schemas.update(schema.get("$defs", {}))
+    required = set(schema.get("required", []))
+    params = []
+    for name, prop in schema["properties"].items():
+        param: dict[str, Any] = {"name": name, "in": where, "required": name in required or where == "path"}
+        if "description" in prop:
+            param["description"] = prop["description"]
+        param["schema"] = {k: v for k, v in prop.items() if k not in {"description", "title"}}
+        params.append(param)
+    return params
+
+
+def _responses(op: Operation) -> dict[str, Any]:
+    responses: dict[str, Any] = {"200": {"description": op.summary, "content": _json_ref(op.response)}}
+    statuses = set(op.errors) | set(_ALWAYS)
+    if op.scope:
+        statuses |= set(_AUTH_ERRORS)
+    if op.query or op.body or op.path_params:
+        statuses.add(400)
+    if not op.implemented:
+        statuses.add(501)
+    for status in sorted(statuses):
+        responses[str(status)] = {"description": _ERROR_TEXT[status], "content": _json_ref(ErrorResponse)}
+    return responses
+
+
+def _json_ref(model: type[BaseModel]) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": _REF.format(model=model.__name__)}}}

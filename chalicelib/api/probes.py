@@ -1,0 +1,62 @@
+"""Public probes and the interface description."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from chalice.app import Blueprint, Response
+
+from chalicelib.api.endpoint import OPERATIONS, Call, Operation, endpoint
+from chalicelib.api.models.common import HealthStatus, ReadyStatus
+from chalicelib.api.openapi import build_document
+from chalicelib.services.health import check_ready
+
+probes = Blueprint(__name__)
+
+OPENAPI_PATH = "/api/v1/openapi.json"
+
+
+@endpoint(
+    probes,
+    Operation(
+        method="GET",
+        path="/api/v1/health",
+        name="getHealth",
+        summary="The API process is up",
+        tag="probes",
+        response=HealthStatus,
+        scope=None,
+    ),
+)
+def health(call: Call[None, None]) -> HealthStatus:
+    return HealthStatus(status="ok")
+
+
+@endpoint(
+    probes,
+    Operation(
+        method="GET",
+        path="/api/v1/ready",
+        name="getReady",
+        summary="The API and its tables can serve traffic",
+        tag="probes",
+        response=ReadyStatus,
+        scope=None,
+        description="503 SERVICE_UNAVAILABLE when any DynamoDB table does not answer.",
+    ),
+)
+def ready(call: Call[None, None]) -> ReadyStatus:
+    check_ready(call.dependencies.stores.all())
+    return ReadyStatus(status="ready")
+
+
+@lru_cache(maxsize=1)
+def _document() -> dict[str, Any]:
+    return build_document(OPERATIONS)
+
+
+@probes.route(OPENAPI_PATH, methods=["GET"], content_types=["*/*"])
+def openapi() -> Response:
+    """Public, not in its own operation list: it describes the API rather than being part of it."""
+    return Response(_document(), headers={"Cache-Control": "public, max-age=300"})
