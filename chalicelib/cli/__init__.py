@@ -1,0 +1,1 @@
+"""Administrator command line: `python -m chalicelib.cli tokens create|list|revoke`."""

@@ -1,0 +1,5 @@
+import sys
+
+from chalicelib.cli.main import main
+
+sys.exit(main())
