@@ -1,0 +1,50 @@
+# Everything a fresh machine needs: `make run` and `make test` install what they use.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+DDB_PORT ?= 8001
+SCOPE ?= generate
+RATE ?= 60
+EXPIRES ?= 30d
+LABEL ?= make token
+PY_STAMP := $(VENV)/.installed
+NODE_STAMP := infra/local/node_modules/.installed
+
+.PHONY: install run token test lint typecheck pytest clean
+
+$(PY_STAMP): requirements.txt requirements-dev.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+$(NODE_STAMP): infra/local/package.json infra/local/package-lock.json
+	npm ci --prefix infra/local --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: $(PY_STAMP) $(NODE_STAMP)
+
+## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT).
+run: install
+	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) $(BIN)/python -m infra.local run
+
+## A token against the running local stack; the bearer value is alone on the last line.
+token: $(PY_STAMP)
+	@DDB_PORT=$(DDB_PORT) $(BIN)/python -m infra.local cli tokens create \
+		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
+
+test: install lint typecheck pytest
+
+lint: $(PY_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(PY_STAMP)
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) infra/local/node_modules .dev .pytest_cache .mypy_cache .ruff_cache

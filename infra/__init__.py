@@ -1,0 +1,1 @@
+"""Infrastructure: the local stack now; infrastructure as code later (see README.md)."""

@@ -1,0 +1,29 @@
+"""`python -m infra.local run` (make run) and `python -m infra.local cli ...` (make token): the
+administrator CLI pointed at the running local stack."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from infra.local.env import PROJECT_DIR, local_environment
+
+
+def main(argv: list[str]) -> int:
+    port = int(os.environ.get("PORT", "8000"))
+    ddb_port = int(os.environ.get("DDB_PORT", "8001"))
+    if argv[:1] == ["run"]:
+        from infra.local.stack import run
+
+        return run(port, ddb_port, Path(os.environ.get("DEV_DIR", PROJECT_DIR / ".dev")))
+    if argv[:1] == ["cli"]:
+        os.environ.update(local_environment(f"http://127.0.0.1:{ddb_port}"))
+        from chalicelib.cli.main import main as cli_main
+
+        return cli_main(argv[1:])
+    print("usage: python -m infra.local run | cli <administrator command>", file=sys.stderr)
+    return 2
+
+
+sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,29 @@
+"""The environment the local stack runs with: the dev stage's settings from .chalice/config.json,
+pointed at DynamoDB Local with throwaway credentials (DynamoDB Local accepts any)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+LOCAL_STAGE = "dev"
+
+
+def stage_variables(stage: str = LOCAL_STAGE, project_dir: Path = PROJECT_DIR) -> dict[str, str]:
+    config = json.loads((project_dir / ".chalice" / "config.json").read_text())
+    return {
+        **config.get("environment_variables", {}),
+        **config["stages"][stage].get("environment_variables", {}),
+    }
+
+
+def local_environment(ddb_endpoint: str, stage: str = LOCAL_STAGE) -> dict[str, str]:
+    return {
+        **stage_variables(stage),
+        "AWS_ENDPOINT_URL_DYNAMODB": ddb_endpoint,
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+    }
