@@ -1,0 +1,27 @@
+"""Fixtures shared by every layer of tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from chalicelib import deps
+
+
+@pytest.fixture(autouse=True)
+def _fresh_dependencies() -> Iterator[None]:
+    """No test sees another test's wiring."""
+    deps.use(None)
+    yield
+    deps.use(None)
+
+
+@pytest.fixture
+def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Throwaway credentials, and no endpoint override (it would bypass moto)."""
+    for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")

@@ -1,0 +1,48 @@
+"""Functional tests: the real app through chalice.test.Client, DynamoDB faked by moto."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from chalice.test import Client
+from moto import mock_aws
+
+from app import app
+from chalicelib import deps
+from chalicelib.storage.tables import create_missing_tables
+from tests.support.factories import make_settings
+from tests.support.fakes import FakeClock
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def dependencies(aws_env: None, clock: FakeClock) -> Iterator[deps.Dependencies]:
+    with mock_aws():
+        wired = deps.build(make_settings(), clock=clock)
+        create_missing_tables(wired.stores)
+        deps.use(wired)
+        yield wired
+
+
+@pytest.fixture
+def client(dependencies: deps.Dependencies) -> Iterator[Client]:
+    with Client(app) as test_client:
+        yield test_client
+
+
+def error_of(response: Any) -> dict[str, Any]:
+    """The error object of an error response, after checking the one shape every error has."""
+    body = json.loads(response.body)
+    assert set(body) == {"error"}
+    error: dict[str, Any] = body["error"]
+    assert {"code", "message", "requestId"} <= set(error) <= {"code", "message", "requestId", "details"}
+    assert error["requestId"] == response.headers["X-Request-Id"]
+    assert "Traceback" not in response.body.decode()
+    return error

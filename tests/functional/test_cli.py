@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from chalice.test import Client
+
+from chalicelib import deps
+from chalicelib.cli.main import main
+from tests.functional.conftest import error_of
+
+
+def _run(*argv: str) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    status = main(list(argv), out=out)
+    return status, out.getvalue().splitlines()
+
+
+def test_create_prints_the_bearer_alone_on_the_last_line(client: Client) -> None:
+    status, lines = _run(
+        "tokens", "create", "--scope", "read", "--rate", "5", "--expires", "2h", "--label", "qa"
+    )
+    assert status == 0
+    token = lines[-1]
+    assert token.startswith("ags_")
+    assert token.strip() == token
+    assert (
+        client.http.get("/api/v1/countries", headers={"Authorization": f"Bearer {token}"}).status_code == 501
+    )
+
+
+def test_list_never_shows_secrets_or_hashes(dependencies: deps.Dependencies) -> None:
+    _, created = _run(
+        "tokens", "create", "--scope", "generate", "--rate", "9", "--expires", "1d", "--label", "ci"
+    )
+    token = created[-1]
+    stored = dependencies.stores.tokens.get(token.split("_")[1])
+    assert stored is not None
+    status, lines = _run("tokens", "list")
+    text = "\n".join(lines)
+    assert status == 0
+    assert stored.token_id in text
+    assert "ci" in text
+    assert "active" in text
+    assert token.split("_", 2)[2] not in text
+    assert stored.secret_hash not in text
+
+
+def test_revoke_takes_effect(client: Client) -> None:
+    _, created = _run("tokens", "create", "--scope", "read", "--rate", "5", "--expires", "1h", "--label", "x")
+    token = created[-1]
+    status, lines = _run("tokens", "revoke", token.split("_")[1])
+    assert status == 0
+    assert "Revoked" in lines[0]
+    response = client.http.get("/api/v1/countries", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 401
+    assert "revoked" in error_of(response)["message"]
+    assert "revoked" in "\n".join(_run("tokens", "list")[1])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("tokens", "create", "--scope", "read", "--rate", "0", "--expires", "1h", "--label", "x"),
+        ("tokens", "create", "--scope", "read", "--rate", "5", "--expires", "forever", "--label", "x"),
+        ("tokens", "revoke", "nosuchtoken0"),
+    ],
+)
+def test_bad_admin_input_is_a_clear_error(
+    dependencies: deps.Dependencies, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    status, _ = _run(*argv)
+    assert status == 2
+    assert capsys.readouterr().err.startswith("error: ")

@@ -1,0 +1,167 @@
+"""`make run` as a new user meets it: the real stack over real HTTP, stopped by a signal, run twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from infra.local.dynamodb_local import free_port, java_available, port_is_free
+from infra.local.env import PROJECT_DIR
+
+pytestmark = pytest.mark.integration
+
+START_TIMEOUT = 90.0
+
+
+@dataclass
+class Stack:
+    process: subprocess.Popen[str]
+    port: int
+    ddb_port: int
+    dev_token: str
+    env: dict[str, str]
+
+    def request(
+        self, method: str, path: str, token: str | None = None, body: bytes | None = None
+    ) -> tuple[int, dict[str, str], Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        url = f"http://127.0.0.1:{self.port}{path}"
+        req = urllib.request.Request(url, data=body, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as response:  # noqa: S310 - loopback only
+                return response.status, dict(response.headers), json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), json.loads(error.read())
+
+    def make_token(self, scope: str, rate: int) -> str:
+        """What `make token` runs, against this stack."""
+        argv = [sys.executable, "-m", "infra.local", "cli", "tokens", "create"]
+        argv += ["--scope", scope, "--rate", str(rate), "--expires", "1h", "--label", "it"]
+        done = subprocess.run(argv, env=self.env, cwd=PROJECT_DIR, capture_output=True, text=True, check=True)
+        return done.stdout.strip().splitlines()[-1]
+
+
+def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
+    env = {**os.environ, "PORT": str(port), "DDB_PORT": str(ddb_port), "DEV_DIR": str(dev_dir)}
+    env.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "infra.local", "run"],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal gives `make run`
+    )
+    lines = _read_until(process, "Serving http")
+    token = lines[lines.index(next(line for line in lines if line.startswith("Dev token"))) + 1]
+    stack = Stack(process, port, ddb_port, token, env)
+    _wait_for_health(stack)
+    return stack
+
+
+def _read_until(process: subprocess.Popen[str], marker: str) -> list[str]:
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            pytest.fail(f"make run stopped early:\n{''.join(lines)}")
+        lines.append(line.rstrip("\n"))
+        if line.startswith(marker):
+            return lines
+    pytest.fail(f"make run did not start in {START_TIMEOUT}s:\n" + "\n".join(lines))
+
+
+def _wait_for_health(stack: Stack) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            if stack.request("GET", "/api/v1/health")[0] == 200:
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.3)
+    pytest.fail("the API never answered /api/v1/health")
+
+
+def _stop(stack: Stack, sig: signal.Signals) -> int:
+    os.killpg(stack.process.pid, sig)
+    return stack.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def dev_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("dev")
+
+
+@pytest.fixture(scope="module")
+def stack(dev_dir: Path) -> Iterator[Stack]:
+    if not java_available():
+        pytest.skip("Java is not installed: the local stack test needs DynamoDB Local")
+    running = _start(dev_dir, free_port(), free_port())
+    yield running
+    if running.process.poll() is None:
+        _stop(running, signal.SIGTERM)
+
+
+def test_probes_and_openapi(stack: Stack) -> None:
+    assert stack.request("GET", "/api/v1/health")[2] == {"status": "ok"}
+    assert stack.request("GET", "/api/v1/ready")[2] == {"status": "ready"}
+    status, _, document = stack.request("GET", "/api/v1/openapi.json")
+    assert status == 200
+    assert document["info"]["version"] == "1.0.0"
+
+
+def test_auth_failures(stack: Stack) -> None:
+    status, headers, body = stack.request("GET", "/api/v1/countries")
+    assert status == 401
+    assert body["error"]["code"] == "UNAUTHORIZED"
+    assert body["error"]["requestId"] == headers["X-Request-Id"]
+    read = stack.make_token("read", 100)
+    status, _, body = stack.request("GET", "/api/v1/generate", token=read)
+    assert (status, body["error"]["code"]) == (403, "FORBIDDEN")
+
+
+def test_rate_limit(stack: Stack) -> None:
+    token = stack.make_token("read", 2)
+    statuses = [stack.request("GET", "/api/v1/countries", token=token)[0] for _ in range(3)]
+    assert statuses == [501, 501, 429]
+    _, headers, body = stack.request("GET", "/api/v1/countries", token=token)
+    assert headers["Retry-After"] == "60"
+    assert body["error"]["code"] == "RATE_LIMITED"
+
+
+def test_bad_input(stack: Stack) -> None:
+    status, _, body = stack.request("POST", "/api/v1/generate/batch", token=stack.dev_token, body=b"{nope")
+    assert (status, body["error"]["code"]) == (400, "INVALID_REQUEST")
+    raw = json.dumps({"count": 99, "filters": {"country": "US"}}).encode()
+    status, _, body = stack.request("POST", "/api/v1/generate/batch", token=stack.dev_token, body=raw)
+    assert status == 400
+    assert body["error"]["details"][0]["field"] == "count"
+
+
+def test_stops_on_sigterm_and_runs_again_with_data_kept(stack: Stack, dev_dir: Path) -> None:
+    assert _stop(stack, signal.SIGTERM) == 0
+    assert port_is_free(stack.port)
+    assert port_is_free(stack.ddb_port)
+    again = _start(dev_dir, stack.port, stack.ddb_port)
+    try:
+        assert again.request("GET", "/api/v1/countries", token=stack.dev_token)[0] == 501  # old token kept
+    finally:
+        assert _stop(again, signal.SIGINT) == 0
+    assert port_is_free(again.ddb_port)

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.config import settings_from_env
+from chalicelib.errors import ConfigurationError
+
+BASE = {"TOKENS_TABLE": "t-tokens", "RATE_LIMITS_TABLE": "t-rate"}
+
+
+def test_reads_tables_region_and_endpoint() -> None:
+    settings = settings_from_env(
+        {**BASE, "AWS_REGION": "eu-west-1", "AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:8001"}
+    )
+    table = settings.table(settings.tokens_table)
+    assert (table.name, table.region, table.endpoint) == ("t-tokens", "eu-west-1", "http://127.0.0.1:8001")
+
+
+def test_defaults() -> None:
+    settings = settings_from_env(BASE)
+    assert settings.dynamodb_endpoint is None
+    assert settings.token_cache_seconds == 30
+    assert settings.aws_region == "us-east-1"
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"RATE_LIMITS_TABLE": "t-rate"}, "TOKENS_TABLE"),
+        ({**BASE, "TOKEN_CACHE_SECONDS": "soon"}, "TOKEN_CACHE_SECONDS"),
+        ({**BASE, "TOKEN_CACHE_SECONDS": "3600"}, "TOKEN_CACHE_SECONDS"),
+    ],
+)
+def test_bad_settings_name_the_variable(env: dict[str, str], named: str) -> None:
+    with pytest.raises(ConfigurationError, match=named):
+        settings_from_env(env)

@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from openapi_spec_validator import validate
+
+import app as _app  # noqa: F401 - registers every blueprint's operations
+from chalicelib.api.endpoint import OPERATIONS
+from chalicelib.api.openapi import build_document
+
+SPEC_ENDPOINTS = {
+    ("get", "/api/v1/health"): None,
+    ("get", "/api/v1/ready"): None,
+    ("get", "/api/v1/countries"): "read",
+    ("get", "/api/v1/availability"): "read",
+    ("get", "/api/v1/client-context"): "read",
+    ("get", "/api/v1/locations/search"): "read",
+    ("get", "/api/v1/generate"): "generate",
+    ("post", "/api/v1/generate/batch"): "generate",
+    ("get", "/api/v1/locations/hierarchy"): "read",
+    ("get", "/api/v1/coverage"): "read",
+    ("get", "/api/v1/addresses/{id}"): "read",
+    ("post", "/api/v1/address-translation"): "generate",
+    ("get", "/api/v1/data-health"): "read",
+}
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    return build_document(OPERATIONS)
+
+
+def _param(document: dict[str, Any], path: str, name: str) -> dict[str, Any]:
+    params = document["paths"][path]["get"]["parameters"]
+    return next(p for p in params if p["name"] == name)
+
+
+def _schema(document: dict[str, Any], name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = document["components"]["schemas"][name]
+    return schema
+
+
+def test_is_a_valid_openapi_31_document_at_version_1_0_0(document: dict[str, Any]) -> None:
+    validate(document)
+    assert document["openapi"] == "3.1.0"
+    assert document["info"]["version"] == "1.0.0"
+
+
+def test_describes_exactly_the_spec_endpoints_with_their_scopes(document: dict[str, Any]) -> None:
+    described = {
+        (method, path): (op["security"][0]["bearerAuth"][0] if op["security"] else None)
+        for path, item in document["paths"].items()
+        for method, op in item.items()
+    }
+    assert described == SPEC_ENDPOINTS
+
+
+def test_authenticated_operations_list_auth_errors(document: dict[str, Any]) -> None:
+    responses = document["paths"]["/api/v1/generate"]["get"]["responses"]
+    assert {"200", "400", "401", "403", "404", "429", "500", "503"} <= set(responses)
+    assert "401" not in document["paths"]["/api/v1/health"]["get"]["responses"]
+
+
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [("region", 300), ("q", 300), ("seed", 300), ("regionId", 160), ("requestId", 160), ("ip", 64)],
+)
+def test_generate_parameter_limits(document: dict[str, Any], name: str, limit: int) -> None:
+    schema = _param(document, "/api/v1/generate", name)["schema"]
+    assert any(option.get("maxLength") == limit for option in schema.get("anyOf", [schema]))
+
+
+def test_generate_defaults_and_enums(document: dict[str, Any]) -> None:
+    assert _param(document, "/api/v1/generate", "country")["schema"]["default"] == "US"
+    strategy = _param(document, "/api/v1/generate", "strategy")["schema"]
+    assert strategy["enum"] == ["random", "instant"]
+    assert strategy["default"] == "random"
+
+
+def test_page_size_limits(document: dict[str, Any]) -> None:
+    for path in ("/api/v1/locations/search", "/api/v1/locations/hierarchy"):
+        schema = _param(document, path, "limit")["schema"]
+        assert (schema["minimum"], schema["maximum"], schema["default"]) == (20, 200, 100)
+
+
+def test_batch_body_limits(document: dict[str, Any]) -> None:
+    body = _schema(document, "BatchRequest")
+    assert body["properties"]["count"]["minimum"] == 1
+    assert body["properties"]["count"]["maximum"] == 50
+    assert body["properties"]["excludeAddressIds"]["maxItems"] == 500
+    assert body["additionalProperties"] is False
+    assert _schema(document, "BatchFilters")["additionalProperties"] is False
+    assert _schema(document, "BatchFilters")["required"] == ["country"]
+
+
+def test_translation_locales(document: dict[str, Any]) -> None:
+    locale = _schema(document, "TranslationRequest")["properties"]["targetLocale"]
+    assert locale["enum"] == ["en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"]
+
+
+def test_error_shape_is_a_component(document: dict[str, Any]) -> None:
+    body = _schema(document, "ErrorBody")
+    assert set(body["required"]) == {"code", "message", "requestId"}
