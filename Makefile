@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean
+.PHONY: install run token test lint typecheck pytest clean bench
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,3 +48,7 @@ pytest: install
 
 clean:
 	rm -rf $(VENV) infra/local/node_modules .dev .pytest_cache .mypy_cache .ruff_cache
+
+## Benchmarks (print ratios; never part of the pass/fail of make test).
+bench: install
+	$(BIN)/python -m bench.request_overhead

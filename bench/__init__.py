@@ -1,0 +1,1 @@
+"""Benchmarks: each prints ratios measured in one run against DynamoDB Local."""

@@ -1,0 +1,86 @@
+"""What every benchmark needs: DynamoDB Local, a DynamoDB request counter, and percentiles."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import boto3
+from botocore import handlers
+
+from infra.local.dynamodb_local import DynamoDBLocal, free_port
+
+
+@dataclass
+class RequestCounter:
+    """Counts DynamoDB API calls made by any botocore client created after `install()`."""
+
+    calls: Counter[str] = field(default_factory=Counter)
+
+    def __enter__(self) -> RequestCounter:
+        # Every botocore session (PynamoDB makes one per thread) copies BUILTIN_HANDLERS when created,
+        # so clients created inside this block are counted.
+        handlers.BUILTIN_HANDLERS.append(self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        handlers.BUILTIN_HANDLERS.remove(self._handler)
+
+    @property
+    def _handler(self) -> tuple[str, Callable[..., None]]:
+        return ("before-call.dynamodb", self._count)
+
+    def _count(self, model: Any, **_: Any) -> None:
+        self.calls[model.name] += 1
+
+    def total(self) -> int:
+        return sum(self.calls.values())
+
+    def reset(self) -> None:
+        self.calls.clear()
+
+
+@dataclass(frozen=True)
+class Timing:
+    name: str
+    samples_ms: list[float]
+
+    @property
+    def p50(self) -> float:
+        return statistics.median(self.samples_ms)
+
+    @property
+    def p99(self) -> float:
+        ordered = sorted(self.samples_ms)
+        return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def measure(name: str, action: Callable[[], object], runs: int, warmup: int = 10) -> Timing:
+    for _ in range(warmup):
+        action()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - started) * 1000)
+    return Timing(name, samples)
+
+
+@contextmanager
+def local_engine() -> Iterator[DynamoDBLocal]:
+    """An in-memory DynamoDB Local on a free port, with throwaway credentials in the environment."""
+    os.environ.update(
+        {"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": "us-east-1"}
+    )
+    with DynamoDBLocal(free_port()) as engine:
+        yield engine
+
+
+def bare_client(endpoint: str) -> Any:
+    return boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1")

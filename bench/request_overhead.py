@@ -1,0 +1,95 @@
+"""What our request pipeline costs beyond the DynamoDB calls it cannot avoid.
+
+An authenticated request's physical floor is one write (the rate counter; the token record is
+cached per Lambda). This prints, from one run against DynamoDB Local, p50/p99 of requests through
+the Chalice app in-process beside a bare UpdateItem and GetItem on the same engine, as ratios, and
+the DynamoDB requests each API request makes.
+
+    .venv/bin/python -m bench.request_overhead [runs]
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from datetime import timedelta
+
+from chalice.test import Client
+
+from app import app
+from bench.harness import RequestCounter, Timing, bare_client, local_engine, measure
+from chalicelib import deps
+from chalicelib.config import Settings
+from chalicelib.services.tokens import create_token
+from chalicelib.storage.tables import create_missing_tables
+
+DEFAULT_RUNS = 300
+
+
+def main(runs: int = DEFAULT_RUNS) -> list[str]:
+    with RequestCounter() as counter, local_engine() as engine:
+        settings = Settings(
+            tokens_table="bench-tokens",
+            rate_limits_table="bench-rate-limits",
+            dynamodb_endpoint=engine.endpoint,
+            log_level="WARNING",  # the per-request access log would drown the table
+        )
+        wired = deps.build(settings)
+        create_missing_tables(wired.stores)
+        deps.use(wired)
+        issued = create_token(
+            wired.stores.tokens,
+            wired.clock,
+            scope="read",
+            rate_per_minute=100_000,
+            lifetime=timedelta(hours=1),
+            label="bench",
+        )
+        auth = {"Authorization": f"Bearer {issued.bearer}"}
+        client = Client(app)
+        bare = bare_client(engine.endpoint)
+        key = {"pk": {"S": "BENCH#bare"}}
+
+        def authenticated() -> object:
+            return client.http.get("/api/v1/countries", headers=auth)
+
+        timings = [
+            measure("bare GetItem", lambda: bare.get_item(TableName=settings.tokens_table, Key=key), runs),
+            measure(
+                "bare UpdateItem ADD",
+                lambda: bare.update_item(
+                    TableName=settings.rate_limits_table,
+                    Key=key,
+                    UpdateExpression="ADD hits :one",
+                    ExpressionAttributeValues={":one": {"N": "1"}},
+                ),
+                runs,
+            ),
+            measure("GET /health (no DynamoDB)", lambda: client.http.get("/api/v1/health"), runs),
+            measure("GET /ready (2 GetItem)", lambda: client.http.get("/api/v1/ready"), runs),
+            measure("authenticated GET (read scope)", authenticated, runs),
+        ]
+        counter.reset()
+        authenticated()
+        per_request = counter.total()
+        calls = dict(counter.calls)
+    deps.use(None)
+    return _report(timings, per_request, calls, runs)
+
+
+def _report(timings: list[Timing], per_request: int, calls: dict[str, int], runs: int) -> list[str]:
+    by_name = {t.name: t for t in timings}
+    floor = by_name["bare UpdateItem ADD"].p50
+    lines = [
+        f"request overhead, {runs} runs each, DynamoDB Local in memory, "
+        f"{platform.machine()} {platform.python_implementation()} {platform.python_version()}",
+        f"{'what':34} {'p50 ms':>8} {'p99 ms':>8} {'p50 / bare UpdateItem':>22}",
+    ]
+    for t in timings:
+        lines.append(f"{t.name:34} {t.p50:8.2f} {t.p99:8.2f} {t.p50 / floor:22.2f}")
+    lines.append(f"DynamoDB requests per authenticated API request (warm token cache): {per_request} {calls}")
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(main(int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_RUNS)))
