@@ -1,0 +1,75 @@
+"""The source manifest: which published files to read, in which format, under which licence."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from chalicelib.errors import ConfigurationError
+
+SourceFormat = Literal["osm-pbf", "osm-xml", "openaddresses-csv", "openaddresses-geojson"]
+_VARIANT_SUFFIX = re.compile(r"^(?P<family>.+)-(?P<lang>[a-z]{2,3})$")
+
+
+class SourceEntry(BaseModel):
+    """One manifest entry (see shared/sources/README.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    id: str = Field(min_length=1)
+    country: str = Field(pattern=r"^[A-Z]{2}$")
+    format: SourceFormat
+    files: tuple[str, ...] = Field(min_length=1)
+    language: str
+    license: str
+    attribution: str
+    upstream: str = ""
+    records: int = 0
+
+
+class SourceGroup(BaseModel):
+    """Sources read together: one entry, or the language variants of one source (same record ids)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    family: str
+    entries: tuple[SourceEntry, ...]
+
+    @property
+    def country(self) -> str:
+        return self.entries[0].country
+
+    @property
+    def primary(self) -> SourceEntry:
+        return self.entries[0]
+
+
+def load_manifest(path: Path) -> list[SourceEntry]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return [SourceEntry.model_validate(item) for item in raw]
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ConfigurationError(f"unreadable source manifest {path}: {exc}") from exc
+
+
+def group_variants(entries: Iterable[SourceEntry], primary_languages: dict[str, str]) -> list[SourceGroup]:
+    """Group OpenAddresses language variants (`...-ja`/`...-en`): same country, format and family.
+    The variant in the country's primary language leads; the others add names."""
+    families: dict[tuple[str, str, str], list[SourceEntry]] = {}
+    for entry in entries:
+        match = _VARIANT_SUFFIX.match(entry.id)
+        family = match.group("family") if match and entry.format == "openaddresses-geojson" else entry.id
+        families.setdefault((family, entry.country, entry.format), []).append(entry)
+    groups = []
+    for (family, country, _), members in families.items():
+        if len(members) == 1:
+            family = members[0].id
+        primary = primary_languages.get(country, "")
+        members.sort(key=lambda e: (not e.language.startswith(primary) if primary else False, e.id))
+        groups.append(SourceGroup(family=family, entries=tuple(members)))
+    return groups

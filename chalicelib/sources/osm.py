@@ -1,0 +1,95 @@
+"""OpenStreetMap extracts (PBF or XML, optionally gz/bz2) read with pyosmium.
+
+Address objects are nodes, ways and multipolygon relations carrying addr:housenumber together with
+addr:street or addr:place. Nodes give their own position; ways the centroid of their outline (from
+node locations); relations the centroid of their assembled area's outer rings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import pairwise
+from pathlib import Path
+
+import osmium
+
+from chalicelib.sources.records import RawRecord
+
+_TAGS = {
+    "number": "addr:housenumber",
+    "unit": "addr:unit",
+    "city": "addr:city",
+    "district": "addr:suburb",
+    "region": "addr:state",
+    "postcode": "addr:postcode",
+}
+_NAMED = {"street": "addr:street", "city": "addr:city"}
+
+Point = tuple[float, float]
+
+
+def read_osm(path: Path, *, source_id: str, country: str, language: str) -> Iterator[RawRecord]:
+    processor = osmium.FileProcessor(str(path)).with_locations().with_areas()
+    for obj in processor:
+        tags = obj.tags
+        if "addr:housenumber" not in tags or not ("addr:street" in tags or "addr:place" in tags):
+            continue
+        located = _identity_and_position(obj)
+        if located is None:
+            continue
+        identity, (lon, lat) = located
+        record = RawRecord(
+            source_id=source_id,
+            record_id=identity,
+            country=(tags.get("addr:country") or country).upper(),
+            language=language,
+            street=tags.get("addr:street") or tags.get("addr:place") or "",
+            lon=repr(lon),
+            lat=repr(lat),
+            building=tags.get("building") or "",
+            names=_names(tags),
+        )
+        for field, tag in _TAGS.items():
+            setattr(record, field, tags.get(tag) or "")
+        yield record
+
+
+def _identity_and_position(obj: object) -> tuple[str, Point] | None:
+    if isinstance(obj, osmium.osm.Node):
+        return f"node/{obj.id}", (obj.location.lon, obj.location.lat)
+    if isinstance(obj, osmium.osm.Way):
+        points = [(n.lon, n.lat) for n in obj.nodes if n.location.valid()]
+        return (f"way/{obj.id}", centroid(points)) if points else None
+    if isinstance(obj, osmium.osm.Area) and not obj.from_way():
+        rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
+        largest = max(rings, key=lambda ring: abs(_signed_area(ring)), default=[])
+        return (f"relation/{obj.orig_id()}", centroid(largest)) if largest else None
+    return None  # areas built from ways: the way itself is read
+
+
+def centroid(points: Sequence[Point]) -> Point:
+    """Area centroid of a closed ring; the mean of the points for a line or a degenerate ring."""
+    closed = len(points) > 3 and points[0] == points[-1]
+    area = _signed_area(points) if closed else 0.0
+    if abs(area) < 1e-18:
+        return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+    cx = cy = 0.0
+    for (x0, y0), (x1, y1) in pairwise(points):
+        cross = x0 * y1 - x1 * y0
+        cx += (x0 + x1) * cross
+        cy += (y0 + y1) * cross
+    return (cx / (6 * area), cy / (6 * area))
+
+
+def _signed_area(points: Sequence[Point]) -> float:
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in pairwise(points)) / 2
+
+
+def _names(tags: osmium.osm.TagList) -> dict[str, dict[str, str]]:
+    """addr:street:<lang> and addr:city:<lang> tags: names the source publishes in other languages."""
+    names: dict[str, dict[str, str]] = {}
+    for tag in tags:
+        for field, prefix in _NAMED.items():
+            lang = tag.k[len(prefix) + 1 :] if tag.k.startswith(prefix + ":") else ""
+            if lang and lang.replace("-", "").isalpha():
+                names.setdefault(lang, {})[field] = tag.v
+    return names

@@ -1,0 +1,39 @@
+"""What an importer hands to the sync: one source row, as published, before any validation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# The text fields every importer fills ("" where the source publishes nothing).
+TEXT_FIELDS = ("number", "street", "unit", "city", "district", "region", "postcode")
+# Fields a language variant of the same record may publish differently.
+NAME_FIELDS = ("street", "city", "district", "region", "number")
+
+
+@dataclass(slots=True)
+class RawRecord:
+    """One published row. Coordinates stay text until validation, so bad ones can be counted."""
+
+    source_id: str
+    record_id: str
+    country: str
+    language: str
+    number: str = ""
+    street: str = ""
+    unit: str = ""
+    city: str = ""
+    district: str = ""
+    region: str = ""
+    postcode: str = ""
+    lon: str = ""
+    lat: str = ""
+    use: str = ""  # OpenAddresses extension: what the source says the premises are
+    building: str = ""  # OSM building=* value
+    # Names in other languages, e.g. {"en": {"street": "Aoicho", "city": "Wakayama-shi"}}.
+    names: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Readings the source publishes (e.g. JP katakana): {"street_kana": "アオイチョウ"}.
+    readings: dict[str, str] = field(default_factory=dict)
+
+    def text(self, name: str) -> str:
+        value: str = getattr(self, name)
+        return value
