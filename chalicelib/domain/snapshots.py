@@ -1,0 +1,277 @@
+"""A country's snapshot of the pool: addresses in one fixed order with dense ordinals, and the
+location catalog describing where each location's addresses sit in that order.
+
+Order: residential first, then region, city, district, postcode, street, number. So the residential
+addresses of any region, city or district are one contiguous range, and the rest another: a uniform
+draw in any location (residential or not) is one random integer and one read by ordinal. A postcode
+can cross cities, so it is a few such spans, one per (region, city, district) cell."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.coverage import Coverage
+from chalicelib.domain.locations import LocationType, location_id, value_key
+
+SNAPSHOT_FORMAT = 1  # bump when the stored layout changes, so equal content still gets a new id
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    start: int
+    end: int  # exclusive
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+EMPTY = Range(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One contiguous run of a location's addresses in each block, with the ancestors of that run."""
+
+    residential: Range
+    other: Range
+    region_id: str | None = None
+    city_id: str | None = None
+    district_id: str | None = None
+
+    @property
+    def count(self) -> int:
+        return self.residential.size + self.other.size
+
+
+@dataclass(slots=True)
+class Location:
+    id: str
+    type: LocationType
+    value: str
+    parent_type: str  # "country", "region" or "city"
+    parent_id: str | None  # None when the parent is the country
+    spans: list[Span] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    aliases: set[str] = field(default_factory=set)
+
+    @property
+    def count(self) -> int:
+        return sum(s.count for s in self.spans)
+
+    @property
+    def residential_count(self) -> int:
+        return sum(s.residential.size for s in self.spans)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    country: str
+    id: str
+    addresses: list[PublishedAddress]  # index = ordinal
+    residential_count: int
+    locations: dict[str, Location]
+
+    @property
+    def count(self) -> int:
+        return len(self.addresses)
+
+    def country_span(self) -> Span:
+        return Span(Range(0, self.residential_count), Range(self.residential_count, self.count))
+
+
+def build_snapshot(country: str, addresses: Iterable[PublishedAddress]) -> Snapshot:
+    ordered = sorted(addresses, key=_order)
+    residential = sum(1 for a in ordered if a.is_residential)
+    locations: dict[str, Location] = {}
+    for ordinal, address in enumerate(ordered):
+        for location, ancestors in _locations_of(address):
+            known = locations.setdefault(location.id, location)
+            _extend(known, ancestors, ordinal, address.is_residential)
+            _add_names(known, address, location.type)
+    return Snapshot(country, _content_id(country, ordered), ordered, residential, locations)
+
+
+def _order(a: PublishedAddress) -> tuple[object, ...]:
+    c = a.components
+    return (
+        not a.is_residential,
+        _region_key(a),
+        value_key(c.city or ""),
+        value_key(c.district or ""),
+        c.postcode or "",
+        value_key(c.street or ""),
+        _natural(c.house_number or ""),
+        value_key(c.unit or ""),
+        a.id,
+    )
+
+
+def _natural(text: str) -> tuple[tuple[int, str], ...]:
+    """'2' before '10', '10a' after '10'."""
+    return tuple((int(p), "") if p.isdigit() else (0, p) for p in re.findall(r"\d+|\D+", value_key(text)))
+
+
+def _region_key(a: PublishedAddress) -> str:
+    return a.components.region_code or value_key(a.components.region or "")
+
+
+Ancestors = tuple[str | None, str | None, str | None]
+
+
+def _locations_of(a: PublishedAddress) -> list[tuple[Location, Ancestors]]:
+    """The address's region, city, district and postcode locations, each with the ancestors that
+    place this address's span (region, city, district ids)."""
+    c, country = a.components, a.country
+    region = _region(a)
+    region_id = region.id if region else None
+    city = district = None
+    if c.city:
+        path = (_region_key(a), c.city)
+        city = Location(
+            location_id(country, LocationType.CITY, path),
+            LocationType.CITY,
+            c.city,
+            "region" if region else "country",
+            region_id,
+        )
+    if c.district:
+        district_path = (_region_key(a), c.city or "", c.district)
+        parent_type, parent_id = (
+            ("city", city.id) if city else ("region", region_id) if region else ("country", None)
+        )
+        district = Location(
+            location_id(country, LocationType.DISTRICT, district_path),
+            LocationType.DISTRICT,
+            c.district,
+            parent_type,
+            parent_id,
+        )
+    city_id, district_id = (city.id if city else None), (district.id if district else None)
+    found: list[tuple[Location, Ancestors]] = []
+    if region:
+        found.append((region, (region_id, None, None)))
+    if city:
+        found.append((city, (region_id, city_id, None)))
+    if district:
+        found.append((district, (region_id, city_id, district_id)))
+    if c.postcode:
+        postcode = Location(
+            location_id(country, LocationType.POSTCODE, (c.postcode,)),
+            LocationType.POSTCODE,
+            c.postcode,
+            "country",
+            None,
+        )
+        found.append((postcode, (region_id, city_id, district_id)))
+    return found
+
+
+def _region(a: PublishedAddress) -> Location | None:
+    c = a.components
+    if not (c.region_code or c.region):
+        return None
+    key = c.region_code or c.region or ""
+    region = Location(
+        location_id(a.country, LocationType.REGION, (key,)),
+        LocationType.REGION,
+        c.region or key,
+        "country",
+        None,
+    )
+    region.aliases.update(value_key(v) for v in (c.region_code, c.region) if v)
+    return region
+
+
+def _extend(location: Location, ancestors: Ancestors, ordinal: int, residential: bool) -> None:
+    """Grow the span whose ancestors match; the order guarantees spans are contiguous."""
+    span = next(
+        (s for s in reversed(location.spans) if (s.region_id, s.city_id, s.district_id) == ancestors), None
+    )
+    if span is None:
+        span = Span(EMPTY, EMPTY, *ancestors)
+        location.spans.append(span)
+    index = location.spans.index(span)
+    grown = _grow(span.residential, ordinal) if residential else span.residential
+    other = span.other if residential else _grow(span.other, ordinal)
+    location.spans[index] = Span(grown, other, *ancestors)
+
+
+def _grow(current: Range, ordinal: int) -> Range:
+    if current.size == 0:
+        return Range(ordinal, ordinal + 1)
+    if ordinal != current.end:
+        raise AssertionError(f"ordinal {ordinal} breaks the contiguous range {current}")
+    return Range(current.start, ordinal + 1)
+
+
+_NAME_FIELD = {LocationType.REGION: "region", LocationType.CITY: "city", LocationType.DISTRICT: "district"}
+
+
+def _add_names(location: Location, a: PublishedAddress, kind: LocationType) -> None:
+    location.aliases.add(value_key(location.value))
+    name_field = _NAME_FIELD.get(kind)
+    if not name_field:
+        return
+    for language, names in a.names.items():
+        name = names.get(name_field)
+        if name and language not in location.names:
+            location.names[language] = name
+            location.aliases.add(value_key(name))
+
+
+def _content_id(country: str, ordered: list[PublishedAddress]) -> str:
+    """Same published content → same snapshot id, so a re-run publishes nothing new."""
+    digest = hashlib.sha256(f"{SNAPSHOT_FORMAT}|{country}".encode())
+    for address in ordered:
+        digest.update(json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def _fingerprint(a: PublishedAddress) -> list[object]:
+    c = a.components
+    return [
+        a.id,
+        a.match_level,
+        a.property_type,
+        c.street,
+        c.house_number,
+        c.unit,
+        c.district,
+        c.city,
+        c.region,
+        c.region_code,
+        c.postcode,
+        a.lon,
+        a.lat,
+        a.provenance.source_id,
+        a.names,
+        a.derived,
+    ]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a snapshot's items are spread over partition keys; readers need it to build keys."""
+
+    buckets: int  # pool: ordinal % buckets, and hash(address id) % buckets
+    shards: int  # catalog: hash(key) % shards
+
+
+@dataclass(frozen=True)
+class PublishedSnapshot:
+    """What a country's active-snapshot pointer says: read first, cached briefly, by every reader."""
+
+    country: str
+    snapshot_id: str
+    published_at: str  # ISO 8601 UTC
+    count: int
+    residential_count: int
+    layout: Layout
+    sources: tuple[str, ...]
+    coverage: Coverage
