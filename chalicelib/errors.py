@@ -68,3 +68,7 @@ class ConfigurationError(Exception):
 
 class TokenNotFound(Exception):
     """An administrator named a token that does not exist."""
+
+
+class PublishConflict(Exception):
+    """Another sync published the country's snapshot first; this one must not overwrite it."""

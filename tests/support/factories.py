@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
 
 from chalicelib.clock import Clock
 from chalicelib.config import Settings
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.services.sync.config import load_pool_config
+from chalicelib.services.sync.enrich import SourceContext, publish
+from chalicelib.services.sync.normalize import Candidate, normalize
 from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token
+from chalicelib.sources.manifest import SourceEntry
+from chalicelib.sources.records import RawRecord
 
 
 def make_settings(**overrides: object) -> Settings:
@@ -14,6 +22,8 @@ def make_settings(**overrides: object) -> Settings:
         "stage": "test",
         "tokens_table": "test-tokens",
         "rate_limits_table": "test-rate-limits",
+        "pool_table": "test-pool",
+        "catalog_table": "test-catalog",
         "token_cache_seconds": 0,
     }
     values.update(overrides)
@@ -36,3 +46,49 @@ def issue_token(
 
 def bearer(issued: IssuedToken) -> dict[str, str]:
     return {"Authorization": f"Bearer {issued.bearer}"}
+
+
+SOURCES = Path(__file__).resolve().parents[3] / "shared" / "sources"
+
+
+def make_raw(**overrides: Any) -> RawRecord:
+    """A plausible valid source row (Wrocław, PRG style); override what a test is about."""
+    values: dict[str, Any] = {
+        "source_id": "pl-wroclaw-prg",
+        "record_id": "54335066",
+        "country": "PL",
+        "language": "pl",
+        "number": "1",
+        "street": "Ulica Księcia Witolda",
+        "city": "Wrocław",
+        "district": "Wrocław",
+        "region": "dolnośląskie",
+        "postcode": "50-202",
+        "lon": "17.031329",
+        "lat": "51.1147939",
+    }
+    values.update(overrides)
+    return RawRecord(**values)
+
+
+def make_address(**overrides: Any) -> PublishedAddress:
+    """A published address built through the real normalize → publish path."""
+    raw_fields = {k: v for k, v in overrides.items() if k in RawRecord.__dataclass_fields__}
+    raw = make_raw(**raw_fields)
+    config = load_pool_config()
+    source = SourceContext(raw.source_id, _entry(raw), config.source(raw.source_id))
+    candidate = normalize(raw, config.countries.get(raw.country), source.config)
+    assert isinstance(candidate, Candidate), candidate
+    return publish(candidate, source)
+
+
+def _entry(raw: RawRecord) -> SourceEntry:
+    return SourceEntry(
+        id=raw.source_id,
+        country=raw.country,
+        format="openaddresses-geojson",
+        files=("x",),
+        language=raw.language,
+        license="CC0-1.0",
+        attribution="test",
+    )

@@ -1,0 +1,1 @@
+"""Pool synchronization: published sources → validated, deduplicated addresses → a published snapshot."""

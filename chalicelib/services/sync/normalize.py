@@ -1,0 +1,247 @@
+"""Validation and normalization of one source row. A row is dropped (with a reason) or becomes a
+Candidate; a bad field (placeholder or invalid postcode) is removed, counted, and the row kept.
+Nothing is invented: derived region and city come only from gazetteers or the source's area."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from chalicelib.domain.addresses import MatchLevel, PropertyType
+from chalicelib.services.sync.config import CountryConfig, SourceConfig
+from chalicelib.services.sync.postcodes import PostcodeVerdict, check_postcode
+from chalicelib.sources.records import RawRecord
+
+BOUNDS_MARGIN_DEGREES = 0.5
+
+
+class DropReason(StrEnum):
+    COUNTRY_NOT_ENABLED = "country_not_enabled"
+    PLACEHOLDER_TEXT = "placeholder_text"
+    PLACEHOLDER_NUMBER = "placeholder_number"
+    INVALID_COORDINATES = "invalid_coordinates"
+    COORDINATES_OUT_OF_RANGE = "coordinates_out_of_range"
+    PLACEHOLDER_COORDINATES = "placeholder_coordinates"
+    OUTSIDE_COUNTRY = "outside_country"
+    MISSING_STREET = "missing_street"
+    MISSING_NUMBER = "missing_number"
+    DUPLICATE = "duplicate"
+
+
+class FieldRemoval(StrEnum):
+    POSTCODE_PLACEHOLDER = "postcode_placeholder"
+    POSTCODE_INVALID = "postcode_invalid"
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A valid row, normalized, before regions are resolved and duplicates removed."""
+
+    raw: RawRecord
+    lon: float
+    lat: float
+    street: str
+    number: str
+    unit: str
+    city: str
+    district: str
+    region: str
+    postcode: str
+    match_level: MatchLevel
+    property_type: PropertyType
+    removed: list[FieldRemoval] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    reason: DropReason
+
+
+# Whole values, or words inside them, that stand for "no real address here".
+_PLACEHOLDER_VALUES = {"unknown", "n/a", "na", "null", "none", "tbd", "test", "-", "?", "unnamed", "no name"}
+_PLACEHOLDER_WORDS = re.compile(r"\b(fake|anytown|placeholder|dummy|lorem)\b", re.IGNORECASE)
+_SENTINEL_NUMBER = re.compile(r"^-\d+$")
+_EDGE_JUNK = " \t-\u2013\u2014,;:/"  # spaces, hyphen, en and em dashes, separators
+_PARTICLES = {
+    "de",
+    "du",
+    "des",
+    "la",
+    "le",
+    "les",
+    "l",
+    "d",
+    "et",
+    "aux",
+    "au",
+    "en",
+    "sur",
+    "sous",
+    "von",
+    "van",
+    "der",
+    "den",
+    "het",
+    "di",
+    "da",
+    "del",
+    "della",
+    "y",
+    "of",
+    "the",
+    "and",
+}
+_RESIDENTIAL_BUILDINGS = {
+    "house",
+    "residential",
+    "apartments",
+    "detached",
+    "semidetached_house",
+    "terrace",
+    "bungalow",
+    "dormitory",
+    "farm",
+    "houseboat",
+    "static_caravan",
+    "cabin",
+}
+_COMMERCIAL_BUILDINGS = {
+    "commercial",
+    "retail",
+    "office",
+    "shop",
+    "supermarket",
+    "kiosk",
+    "hotel",
+    "warehouse",
+    "industrial",
+}
+_INSTITUTIONAL_BUILDINGS = {
+    "school",
+    "university",
+    "college",
+    "hospital",
+    "public",
+    "civic",
+    "government",
+    "church",
+    "kindergarten",
+    "chapel",
+    "mosque",
+    "temple",
+    "cathedral",
+    "synagogue",
+    "fire_station",
+    "train_station",
+}
+
+
+_NAME_FIELDS = ("street", "city", "district", "region")
+
+
+def clean_text(value: str, *, is_name: bool = False) -> str:
+    """NFC, single spaces, no stray edge punctuation. An all-lower-case Latin name gets capitals
+    (the 2015 BAN writes 'rue gramme'); upper case stays as published (the USPS style)."""
+    text = " ".join(unicodedata.normalize("NFC", value).split()).strip(_EDGE_JUNK)
+    return _capitalize(text) if is_name and _is_lower_latin(text) else text
+
+
+def _is_lower_latin(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return bool(letters) and all(
+        ch.islower() and unicodedata.name(ch, "").startswith("LATIN") for ch in letters
+    )
+
+
+def _capitalize(text: str) -> str:
+    return " ".join(_capitalize_word(word, first=i == 0) for i, word in enumerate(text.split(" ")))
+
+
+def _capitalize_word(word: str, *, first: bool) -> str:
+    head, apostrophe, tail = word.partition("'")
+    if apostrophe and head in {"l", "d"}:  # l'Église, d'Italie: the article stays small inside a name
+        return f"{head.upper() if first else head}'{tail[:1].upper()}{tail[1:]}"
+    if not first and word in _PARTICLES:
+        return word
+    return "-".join(part[:1].upper() + part[1:] for part in word.split("-"))
+
+
+def is_placeholder(value: str) -> bool:
+    return value.casefold() in _PLACEHOLDER_VALUES or bool(_PLACEHOLDER_WORDS.search(value))
+
+
+def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfig) -> Candidate | Dropped:
+    if country is None:
+        return Dropped(DropReason.COUNTRY_NOT_ENABLED)
+    texts = {
+        name: clean_text(getattr(raw, name), is_name=name in _NAME_FIELDS)
+        for name in ("street", "number", "unit", "city", "district", "region")
+    }
+    if any(is_placeholder(texts[name]) for name in ("street", "city")):
+        return Dropped(DropReason.PLACEHOLDER_TEXT)
+    # On the raw value: cleaning strips edge dashes and would turn the sentinel -9 into a number 9.
+    if _SENTINEL_NUMBER.match(raw.number.strip()) or is_placeholder(texts["number"]):
+        return Dropped(DropReason.PLACEHOLDER_NUMBER)
+    position = _position(raw.lon, raw.lat, country)
+    if isinstance(position, DropReason):
+        return Dropped(position)
+    if not texts["street"]:
+        return Dropped(DropReason.MISSING_STREET)
+    if not texts["number"] and not source.street_level:
+        return Dropped(DropReason.MISSING_NUMBER)
+    verdict = check_postcode(raw.country, raw.postcode)
+    return Candidate(
+        raw=raw,
+        lon=position[0],
+        lat=position[1],
+        postcode=verdict.value or "",
+        match_level=MatchLevel.HOUSE_NUMBER if texts["number"] else MatchLevel.STREET,
+        property_type=property_type(raw),
+        removed=_removals(verdict),
+        **texts,
+    )
+
+
+def _removals(verdict: PostcodeVerdict) -> list[FieldRemoval]:
+    if verdict.placeholder:
+        return [FieldRemoval.POSTCODE_PLACEHOLDER]
+    return [FieldRemoval.POSTCODE_INVALID] if verdict.invalid else []
+
+
+def _position(lon_text: str, lat_text: str, country: CountryConfig) -> tuple[float, float] | DropReason:
+    try:
+        lon, lat = float(lon_text), float(lat_text)
+    except ValueError:
+        return DropReason.INVALID_COORDINATES
+    if not (math.isfinite(lon) and math.isfinite(lat)):
+        return DropReason.INVALID_COORDINATES
+    if not (-180 <= lon <= 180 and -90 <= lat <= 90):
+        return DropReason.COORDINATES_OUT_OF_RANGE
+    if lon == 0 and lat == 0:
+        return DropReason.PLACEHOLDER_COORDINATES
+    if not any(_within(lon, lat, box) for box in country.bounds):
+        return DropReason.OUTSIDE_COUNTRY
+    return lon, lat
+
+
+def _within(lon: float, lat: float, box: tuple[float, float, float, float]) -> bool:
+    west, south, east, north = box
+    m = BOUNDS_MARGIN_DEGREES
+    return west - m <= lon <= east + m and south - m <= lat <= north + m
+
+
+def property_type(raw: RawRecord) -> PropertyType:
+    """From source evidence only: the OpenAddresses `use` extension or OSM building=*."""
+    if raw.use in {t.value for t in PropertyType}:
+        return PropertyType(raw.use)
+    building = raw.building.casefold()
+    if building in _RESIDENTIAL_BUILDINGS:
+        return PropertyType.RESIDENTIAL
+    if building in _COMMERCIAL_BUILDINGS:
+        return PropertyType.COMMERCIAL
+    if building in _INSTITUTIONAL_BUILDINGS:
+        return PropertyType.INSTITUTIONAL
+    return PropertyType.UNKNOWN

@@ -1,0 +1,182 @@
+"""ISO 3166-2 first-level regions: resolving a source's region text, or deriving a region from the
+city (where first-level units are communes) or a US ZIP code. Gazetteers: pycountry, zipcodes."""
+
+from __future__ import annotations
+
+import gettext
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import pycountry
+
+from chalicelib.domain.locations import value_key
+
+# Local-language translations of ISO 3166-2 names that pycountry ships.
+_LOCALES = {"JP": ["ja"], "CN": ["zh_CN"], "TW": ["zh_TW"], "KR": ["ko"], "RU": ["ru"]}
+# Administrative suffixes the sources write and the translations leave out.
+_SUFFIX = re.compile(r"(特别行政区|维吾尔自治区|壮族自治区|回族自治区|自治区|省|市|縣|县|都|道|府|県)$")
+# Source vocabularies that are not ISO units but lie wholly within one (documented, tested).
+_ALIASES = {
+    "GB": dict.fromkeys(
+        [
+            "north east",
+            "north west",
+            "yorkshire and the humber",
+            "east midlands",
+            "west midlands",
+            "east of england",
+            "london",
+            "south east",
+            "south west",
+        ],
+        "GB-ENG",
+    ),
+}
+
+
+# Official native names pycountry's translations lack, or cannot tell apart once the suffix is gone
+# (Hsinchu and Chiayi are each a City and a County). Names of the unit itself: not derived.
+_NATIVE_NAMES = {
+    "TW": {
+        "金門縣": "TW-KIN",
+        "連江縣": "TW-LIE",
+        "新北市": "TW-NWT",
+        "宜蘭縣": "TW-ILA",
+        "基隆市": "TW-KEE",
+        "新竹市": "TW-HSZ",
+        "新竹縣": "TW-HSQ",
+        "嘉義市": "TW-CYI",
+        "嘉義縣": "TW-CYQ",
+        "臺北市": "TW-TPE",
+        "台北市": "TW-TPE",
+        "臺中市": "TW-TXG",
+        "台中市": "TW-TXG",
+        "臺南市": "TW-TNN",
+        "台南市": "TW-TNN",
+        "臺東縣": "TW-TTT",
+        "台東縣": "TW-TTT",
+    },
+    "NL": {"friesland": "NL-FR"},
+    "CN": {"宁夏回族自治区": "CN-NX", "宁夏": "CN-NX"},
+}
+
+
+@dataclass(frozen=True)
+class Region:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Resolution:
+    region: Region
+    derived: bool  # not the row's own first-level region: an ancestor, an alias, a city or a ZIP
+
+
+class RegionGazetteer:
+    """Resolves region text for one country."""
+
+    def __init__(self, country: str) -> None:
+        self.country = country
+        subdivisions = list(pycountry.subdivisions.get(country_code=country) or [])  # type: ignore[no-untyped-call]
+        self._by_code = {s.code: s for s in subdivisions}
+        self.first_level = tuple(
+            sorted((Region(s.code, s.name) for s in subdivisions if not s.parent_code), key=lambda r: r.code)
+        )
+        self._names = _name_index(country, subdivisions)
+
+    def resolve(self, text: str) -> Resolution | None:
+        key = value_key(text)
+        if not key:
+            return None
+        alias = _ALIASES.get(self.country, {}).get(key)
+        if alias:
+            return Resolution(self._region(alias), derived=True)
+        code = self._code_for(key)
+        if code is None:
+            return None
+        top = self._top(code)
+        return Resolution(self._region(top), derived=top != code)
+
+    def by_code(self, code: str) -> Region | None:
+        return self._region(code) if code in self._by_code else None
+
+    def first_level_for_city(self, city: str) -> Region | None:
+        """Where first-level units are communes or parishes (LI, AD, MC), the city names one."""
+        code = self._names.get(value_key(city))
+        return self._region(code) if code and code == self._top(code) else None
+
+    def _code_for(self, key: str) -> str | None:
+        upper = key.upper()
+        if f"{self.country}-{upper}" in self._by_code:
+            return f"{self.country}-{upper}"
+        if upper in self._by_code:
+            return upper
+        native = _NATIVE_NAMES.get(self.country, {}).get(key)
+        return native or self._names.get(key) or self._names.get(_SUFFIX.sub("", key))
+
+    def _top(self, code: str) -> str:
+        seen = set()
+        while (parent := self._by_code[code].parent_code) and code not in seen:
+            seen.add(code)
+            code = parent if "-" in parent else f"{self.country}-{parent}"
+        return code
+
+    def _region(self, code: str) -> Region:
+        return Region(code, display_name(self._by_code[code].name))
+
+
+def display_name(iso_name: str) -> str:
+    """ISO lists some names inverted ("Bruxelles-Capitale, Région de"); show them in reading order."""
+    before, comma, after = iso_name.partition(", ")
+    return f"{after} {before}" if comma else iso_name
+
+
+def _name_index(country: str, subdivisions: list[object]) -> dict[str, str]:
+    """value_key of every name (ISO, local translations, with and without suffix) → code.
+    A name shared by two units (Chiayi City and County) is dropped: ambiguous, never guessed."""
+    index: dict[str, set[str]] = {}
+    translations = [_translation(locale) for locale in _LOCALES.get(country, [])]
+    for sub in subdivisions:
+        code: str = sub.code  # type: ignore[attr-defined]
+        names = {sub.name} | {t.gettext(sub.name) for t in translations if t}  # type: ignore[attr-defined]
+        for name in names:
+            for key in {value_key(name), _SUFFIX.sub("", value_key(name))}:
+                index.setdefault(key, set()).add(code)
+    return {key: codes.pop() for key, codes in index.items() if len(codes) == 1}
+
+
+@cache
+def _translation(locale: str) -> gettext.NullTranslations | None:
+    try:
+        return gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[locale])
+    except OSError:
+        return None
+
+
+@cache
+def gazetteer(country: str) -> RegionGazetteer:
+    return RegionGazetteer(country)
+
+
+@dataclass(frozen=True)
+class ZipPlace:
+    state: str
+    city: str | None  # only when the ZIP has exactly one acceptable city
+
+
+@cache
+def us_zip(postcode: str) -> ZipPlace | None:
+    """State (and city, when unambiguous) of a US ZIP code, from the packaged USPS-derived data."""
+    import zipcodes  # lazy: its data loads on first use; only US rows without region/city need it
+
+    five = postcode[:5]
+    if not five.isdigit():
+        return None
+    matches = zipcodes.matching(five)  # type: ignore[no-untyped-call]
+    if not matches:
+        return None
+    match = matches[0]
+    single = match["city"] if not match.get("acceptable_cities") else None
+    return ZipPlace(state=f"US-{match['state']}", city=single)

@@ -1,0 +1,87 @@
+"""What a sync tells its operator: rows read, kept and dropped by reason, fields removed, per source
+and per country, what each country's publication did, and the configuration errors."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from chalicelib.services.sync.config import ConfigIssue
+
+
+@dataclass
+class SourceTally:
+    read: int = 0
+    kept: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    removed_fields: Counter[str] = field(default_factory=Counter)
+
+
+@dataclass
+class CountryOutcome:
+    country: str
+    status: str  # published | unchanged | empty | failed
+    snapshot_id: str | None = None
+    addresses: int = 0
+    residential: int = 0
+    locations: int = 0
+    items_written: int = 0
+    items_deleted: int = 0
+    error: str | None = None
+
+
+@dataclass
+class SyncReport:
+    started_at: str
+    finished_at: str = ""
+    sources: dict[str, SourceTally] = field(default_factory=dict)
+    countries: dict[str, CountryOutcome] = field(default_factory=dict)
+    configuration_errors: list[ConfigIssue] = field(default_factory=list)
+
+    def tally(self, family: str) -> SourceTally:
+        return self.sources.setdefault(family, SourceTally())
+
+    @property
+    def ok(self) -> bool:
+        return all(o.status != "failed" for o in self.countries.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "startedAt": self.started_at,
+            "finishedAt": self.finished_at,
+            "sources": {
+                k: {
+                    "read": t.read,
+                    "kept": t.kept,
+                    "dropped": dict(t.dropped),
+                    "removedFields": dict(t.removed_fields),
+                }
+                for k, t in sorted(self.sources.items())
+            },
+            "countries": {k: vars(o) for k, o in sorted(self.countries.items())},
+            "configurationErrors": [vars(i) for i in self.configuration_errors],
+        }
+
+
+class SyncProgress(Protocol):
+    """Where a sync reports progress: a progress bar in the CLI, log lines in Lambda."""
+
+    def source_started(self, family: str, expected_rows: int) -> None: ...
+    def rows_read(self, count: int) -> None: ...
+    def source_finished(self, family: str, tally: SourceTally) -> None: ...
+    def country_stage(self, country: str, stage: str) -> None: ...
+
+
+class SilentProgress:
+    def source_started(self, family: str, expected_rows: int) -> None:
+        pass
+
+    def rows_read(self, count: int) -> None:
+        pass
+
+    def source_finished(self, family: str, tally: SourceTally) -> None:
+        pass
+
+    def country_stage(self, country: str, stage: str) -> None:
+        pass

@@ -1,0 +1,260 @@
+"""The sync use case: read every source of the enabled countries, validate, enrich, deduplicate,
+then for each country write a complete snapshot, publish it with one conditional pointer write, and
+remove superseded snapshots. A failure before the pointer write changes nothing that is served."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Protocol
+
+from chalicelib.clock import Clock
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot, Snapshot, build_snapshot
+from chalicelib.errors import PublishConflict, StorageUnavailable
+from chalicelib.services.sync.config import PoolConfig
+from chalicelib.services.sync.coverage import compute_coverage
+from chalicelib.services.sync.dedupe import Deduplicator, coordinate_precision_meters
+from chalicelib.services.sync.enrich import SourceContext, publish
+from chalicelib.services.sync.normalize import Dropped, DropReason, normalize
+from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SyncProgress, SyncReport
+from chalicelib.sources.manifest import SourceGroup, group_variants, load_manifest
+from chalicelib.sources.reader import read_group
+
+PROGRESS_EVERY = 1000
+# A snapshot still being written after this long belongs to a sync that died: safe to remove.
+STALE_WRITE = timedelta(hours=6)
+
+
+class PoolWriter(Protocol):
+    def put_addresses(self, snapshot_id: str, layout: Layout, addresses: list[PublishedAddress]) -> int: ...
+    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int: ...
+
+
+class CatalogWriter(Protocol):
+    def put_locations(
+        self, snapshot_id: str, layout: Layout, country: str, locations: list[Location]
+    ) -> int: ...
+    def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int: ...
+    def record_snapshot(
+        self, country: str, snapshot_id: str, state: str, details: dict[str, object]
+    ) -> None: ...
+    def list_snapshots(self, country: str) -> list[tuple[str, dict[str, object]]]: ...
+    def forget_snapshot(self, country: str, snapshot_id: str) -> None: ...
+    def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None: ...
+    def active_snapshot(self, country: str) -> PublishedSnapshot | None: ...
+    def save_sync_report(self, report: dict[str, object]) -> None: ...
+
+
+@dataclass(frozen=True)
+class SyncTarget:
+    manifest: Path
+    root: Path  # where the manifest's relative file paths point
+    countries: frozenset[str] | None = None  # None: every enabled country
+
+
+def run_sync(
+    target: SyncTarget,
+    config: PoolConfig,
+    *,
+    pool: PoolWriter,
+    catalog: CatalogWriter,
+    clock: Clock,
+    layout_for: LayoutPolicy,
+    progress: SyncProgress | None = None,
+) -> SyncReport:
+    progress = progress or SilentProgress()
+    report = SyncReport(started_at=clock.now().isoformat(), configuration_errors=list(config.issues))
+    countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
+    collected = _collect(target, config, set(countries), report, progress)
+    for country in countries:
+        report.countries[country] = _sync_country(
+            country,
+            collected.get(country, []),
+            config,
+            pool=pool,
+            catalog=catalog,
+            clock=clock,
+            layout_for=layout_for,
+            progress=progress,
+        )
+    report.finished_at = clock.now().isoformat()
+    catalog.save_sync_report(report.as_dict())
+    return report
+
+
+class LayoutPolicy(Protocol):
+    def __call__(self, addresses: int, locations: int) -> Layout: ...
+
+
+def _collect(
+    target: SyncTarget, config: PoolConfig, countries: set[str], report: SyncReport, progress: SyncProgress
+) -> dict[str, list[PublishedAddress]]:
+    entries = [e for e in load_manifest(target.manifest) if e.country in countries]
+    dedupe = Deduplicator()
+    collected: dict[str, list[PublishedAddress]] = defaultdict(list)
+    for group in group_variants(entries, config.primary_languages()):
+        for address in _read_group(group, target.root, config, dedupe, report, progress):
+            collected[address.country].append(address)
+    return collected
+
+
+def _read_group(
+    group: SourceGroup,
+    root: Path,
+    config: PoolConfig,
+    dedupe: Deduplicator,
+    report: SyncReport,
+    progress: SyncProgress,
+) -> Iterable[PublishedAddress]:
+    context = SourceContext(group.family, group.primary, config.source(group.family))
+    tally = report.tally(group.family)
+    progress.source_started(group.family, group.primary.records)
+    for raw in read_group(group, root):
+        tally.read += 1
+        if tally.read % PROGRESS_EVERY == 0:
+            progress.rows_read(PROGRESS_EVERY)
+        candidate = normalize(raw, config.countries.get(raw.country), context.config)
+        if isinstance(candidate, Dropped):
+            tally.dropped[candidate.reason.value] += 1
+            continue
+        address = publish(candidate, context)
+        if dedupe.is_duplicate(address, coordinate_precision_meters(raw.lon, raw.lat)):
+            tally.dropped[DropReason.DUPLICATE.value] += 1
+            continue
+        tally.removed_fields.update(r.value for r in candidate.removed)
+        tally.kept += 1
+        yield address
+    progress.rows_read(tally.read % PROGRESS_EVERY)
+    progress.source_finished(group.family, tally)
+
+
+def _sync_country(
+    country: str,
+    addresses: list[PublishedAddress],
+    config: PoolConfig,
+    *,
+    pool: PoolWriter,
+    catalog: CatalogWriter,
+    clock: Clock,
+    layout_for: LayoutPolicy,
+    progress: SyncProgress,
+) -> CountryOutcome:
+    if not addresses:
+        return CountryOutcome(country, "empty")
+    snapshot = build_snapshot(country, addresses)
+    outcome = CountryOutcome(
+        country, "published", snapshot.id, snapshot.count, snapshot.residential_count, len(snapshot.locations)
+    )
+    try:
+        active = catalog.active_snapshot(country)
+        published = _published(snapshot, config, clock, layout_for)
+        if active and active.snapshot_id == snapshot.id:
+            outcome.status = "unchanged"
+            if active.coverage != published.coverage:  # targets changed: same content, new verdicts
+                catalog.publish(_same_place(published, active), expected_previous=active.snapshot_id)
+        else:
+            outcome.items_written = _write(snapshot, published, pool, catalog, progress)
+            progress.country_stage(country, "publishing")
+            catalog.publish(published, expected_previous=active.snapshot_id if active else None)
+            catalog.record_snapshot(country, snapshot.id, "published", _details(published, clock))
+        outcome.items_deleted = _sweep(country, snapshot.id, pool, catalog, clock, progress)
+    except (StorageUnavailable, PublishConflict) as exc:
+        outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
+    return outcome
+
+
+def _published(
+    snapshot: Snapshot, config: PoolConfig, clock: Clock, layout_for: LayoutPolicy
+) -> PublishedSnapshot:
+    sources = sorted({a.provenance.source_id for a in snapshot.addresses})
+    return PublishedSnapshot(
+        country=snapshot.country,
+        snapshot_id=snapshot.id,
+        published_at=clock.now().isoformat(),
+        count=snapshot.count,
+        residential_count=snapshot.residential_count,
+        layout=layout_for(snapshot.count, len(snapshot.locations)),
+        sources=tuple(sources),
+        coverage=compute_coverage(snapshot, config.countries[snapshot.country].coverage),
+    )
+
+
+def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> PublishedSnapshot:
+    """The active snapshot with new coverage verdicts; its items and layout stay as written."""
+    return PublishedSnapshot(
+        country=active.country,
+        snapshot_id=active.snapshot_id,
+        published_at=active.published_at,
+        count=active.count,
+        residential_count=active.residential_count,
+        layout=active.layout,
+        sources=active.sources,
+        coverage=fresh.coverage,
+    )
+
+
+def _write(
+    snapshot: Snapshot,
+    published: PublishedSnapshot,
+    pool: PoolWriter,
+    catalog: CatalogWriter,
+    progress: SyncProgress,
+) -> int:
+    country, layout = snapshot.country, published.layout
+    catalog.record_snapshot(
+        country,
+        snapshot.id,
+        "writing",
+        {"layout": [layout.buckets, layout.shards], "startedAt": published.published_at},
+    )
+    progress.country_stage(country, f"writing {snapshot.count} addresses")
+    written = pool.put_addresses(snapshot.id, layout, snapshot.addresses)
+    progress.country_stage(country, f"writing {len(snapshot.locations)} locations")
+    written += catalog.put_locations(snapshot.id, layout, country, list(snapshot.locations.values()))
+    return written
+
+
+def _details(published: PublishedSnapshot, clock: Clock) -> dict[str, object]:
+    layout = published.layout
+    return {
+        "layout": [layout.buckets, layout.shards],
+        "count": published.count,
+        "publishedAt": published.published_at,
+        "recordedAt": clock.now().isoformat(),
+    }
+
+
+def _sweep(
+    country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, progress: SyncProgress
+) -> int:
+    """Delete every other snapshot of the country: superseded ones, and writes abandoned by a sync
+    that died (only once stale, so a concurrent sync's snapshot in progress is left alone)."""
+    deleted = 0
+    for snapshot_id, details in catalog.list_snapshots(country):
+        if snapshot_id == keep or _in_progress(details, clock):
+            continue
+        progress.country_stage(country, f"removing snapshot {snapshot_id}")
+        layout = _layout_of(details)
+        deleted += pool.delete_snapshot(snapshot_id, layout) + catalog.delete_snapshot_catalog(
+            snapshot_id, layout
+        )
+        catalog.forget_snapshot(country, snapshot_id)
+    return deleted
+
+
+def _layout_of(details: dict[str, object]) -> Layout:
+    raw = details.get("layout")
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise ValueError(f"snapshot record without a layout: {details}")
+    return Layout(buckets=int(raw[0]), shards=int(raw[1]))
+
+
+def _in_progress(details: dict[str, object], clock: Clock) -> bool:
+    if details.get("state") != "writing":
+        return False
+    started = datetime.fromisoformat(str(details.get("startedAt")))
+    return clock.now() - started < STALE_WRITE

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.domain.addresses import MatchLevel, PropertyType
+from chalicelib.services.sync.config import SourceConfig, load_pool_config
+from chalicelib.services.sync.normalize import (
+    Candidate,
+    Dropped,
+    DropReason,
+    FieldRemoval,
+    clean_text,
+    normalize,
+)
+from chalicelib.services.sync.postcodes import canonical, check_postcode
+from tests.support.factories import make_raw
+
+CONFIG = load_pool_config()
+
+
+def _normalize(overrides: dict[str, str] | None = None, *, street_level: bool = False) -> Candidate | Dropped:
+    raw = make_raw(**(overrides or {}))
+    source = SourceConfig.model_validate({"streetLevel": street_level})
+    return normalize(raw, CONFIG.countries.get(raw.country), source)
+
+
+def test_valid_row_becomes_a_candidate() -> None:
+    candidate = _normalize()
+    assert isinstance(candidate, Candidate)
+    assert candidate.match_level is MatchLevel.HOUSE_NUMBER
+    assert candidate.postcode == "50-202"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "reason"),
+    [
+        ({"country": "ZZ"}, DropReason.COUNTRY_NOT_ENABLED),
+        ({"street": "FAKE ST", "city": "ANYTOWN"}, DropReason.PLACEHOLDER_TEXT),
+        ({"street": "UNKNOWN"}, DropReason.PLACEHOLDER_TEXT),
+        ({"number": "-9"}, DropReason.PLACEHOLDER_NUMBER),
+        ({"lon": "", "lat": ""}, DropReason.INVALID_COORDINATES),
+        ({"lon": "abc"}, DropReason.INVALID_COORDINATES),
+        ({"lon": "nan"}, DropReason.INVALID_COORDINATES),
+        ({"lon": "-13575131", "lat": "4483791"}, DropReason.COORDINATES_OUT_OF_RANGE),
+        ({"lon": "0", "lat": "0"}, DropReason.PLACEHOLDER_COORDINATES),
+        ({"lon": "2.35", "lat": "48.85"}, DropReason.OUTSIDE_COUNTRY),
+        ({"street": ""}, DropReason.MISSING_STREET),
+        ({"street": " - "}, DropReason.MISSING_STREET),
+        ({"number": ""}, DropReason.MISSING_NUMBER),
+    ],
+)
+def test_each_drop_reason(overrides: dict[str, str], reason: DropReason) -> None:
+    assert _normalize(overrides) == Dropped(reason)
+
+
+def test_street_level_sources_keep_rows_without_numbers() -> None:
+    candidate = _normalize({"number": ""}, street_level=True)
+    assert isinstance(candidate, Candidate)
+    assert candidate.match_level is MatchLevel.STREET
+    assert candidate.number == ""
+
+
+@pytest.mark.parametrize(
+    ("postcode", "removal"),
+    [
+        ("00-000", FieldRemoval.POSTCODE_PLACEHOLDER),
+        ("5O-2O2", FieldRemoval.POSTCODE_INVALID),
+        ("502", FieldRemoval.POSTCODE_INVALID),
+    ],
+)
+def test_bad_postcodes_are_removed_and_the_row_kept(postcode: str, removal: FieldRemoval) -> None:
+    candidate = _normalize({"postcode": postcode})
+    assert isinstance(candidate, Candidate)
+    assert candidate.postcode == ""
+    assert candidate.removed == [removal]
+
+
+@pytest.mark.parametrize(
+    ("country", "text", "expected"),
+    [
+        ("JP", "6408273", "640-8273"),
+        ("NL", "1614LN", "1614 LN"),
+        ("GB", "ec2y8bb", "EC2Y 8BB"),
+        ("US", "941031234", "94103-1234"),
+        ("US", "94103", "94103"),
+        ("DE", " 69117 ", "69117"),
+    ],
+)
+def test_postcodes_take_their_national_written_form(country: str, text: str, expected: str) -> None:
+    assert canonical(country, text) == expected
+    assert check_postcode(country, text).value == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("rue gramme", "Rue Gramme"),
+        ("avenue d'italie", "Avenue d'Italie"),
+        ("rue du faubourg-saint-denis", "Rue du Faubourg-Saint-Denis"),
+        ("OCTAVIA ST", "OCTAVIA ST"),  # USPS upper case stays as published
+        ("Ulica  Księcia   Witolda", "Ulica Księcia Witolda"),
+        ("- 114 High Street", "114 High Street"),
+        ("白山１丁目", "白山１丁目"),  # the register's full-width digits are its spelling
+    ],
+)
+def test_clean_text(text: str, expected: str) -> None:
+    assert clean_text(text, is_name=True) == expected
+
+
+@pytest.mark.parametrize(
+    ("overrides", "kind"),
+    [
+        ({"use": "institutional"}, PropertyType.INSTITUTIONAL),
+        ({"use": "commercial"}, PropertyType.COMMERCIAL),
+        ({"building": "house"}, PropertyType.RESIDENTIAL),
+        ({"building": "apartments"}, PropertyType.RESIDENTIAL),
+        ({"building": "retail"}, PropertyType.COMMERCIAL),
+        ({"building": "school"}, PropertyType.INSTITUTIONAL),
+        ({"building": "yes"}, PropertyType.UNKNOWN),
+        ({}, PropertyType.UNKNOWN),
+    ],
+)
+def test_property_type_only_from_source_evidence(overrides: dict[str, str], kind: PropertyType) -> None:
+    candidate = _normalize(overrides)
+    assert isinstance(candidate, Candidate)
+    assert candidate.property_type is kind

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import pytest
+
+from chalicelib.services.sync.regions import display_name, gazetteer, us_zip
+
+
+@pytest.mark.parametrize(
+    ("country", "text", "code", "derived"),
+    [
+        ("JP", "東京都", "JP-13", False),
+        ("JP", "和歌山県", "JP-30", False),
+        ("JP", "Wakayama", "JP-30", False),
+        ("CN", "北京市", "CN-BJ", False),
+        ("CN", "内蒙古自治区", "CN-NM", False),
+        ("CN", "宁夏回族自治区", "CN-NX", False),
+        ("TW", "金門縣", "TW-KIN", False),
+        ("TW", "嘉義市", "TW-CYI", False),
+        ("TW", "嘉義縣", "TW-CYQ", False),
+        ("PL", "dolnośląskie", "PL-02", False),
+        ("US", "CA", "US-CA", False),
+        ("US", "California", "US-CA", False),
+        ("US", "us-oh", "US-OH", False),
+        ("IT", "Toscana", "IT-52", False),
+        ("NL", "Friesland", "NL-FR", False),
+        ("GB", "London", "GB-ENG", True),  # an English region: inside England, not an ISO unit
+        ("GB", "Yorkshire and the Humber", "GB-ENG", True),
+    ],
+)
+def test_region_text_resolves_to_first_level_iso_codes(
+    country: str, text: str, code: str, derived: bool
+) -> None:
+    resolved = gazetteer(country).resolve(text)
+    assert resolved is not None
+    assert (resolved.region.code, resolved.derived) == (code, derived)
+
+
+@pytest.mark.parametrize(("country", "text"), [("US", "Atlantis"), ("JP", ""), ("GB", "Narnia")])
+def test_unknown_region_text_is_not_guessed(country: str, text: str) -> None:
+    assert gazetteer(country).resolve(text) is None
+
+
+def test_lower_level_units_roll_up_to_their_first_level_ancestor() -> None:
+    resolved = gazetteer("FR").resolve("Paris")
+    assert resolved is not None
+    assert resolved.region.code == "FR-IDF"
+    assert resolved.derived
+
+
+def test_communes_as_first_level_units_come_from_the_city() -> None:
+    region = gazetteer("LI").first_level_for_city("Vaduz")
+    assert region is not None
+    assert region.code == "LI-11"
+    assert gazetteer("US").first_level_for_city("Springfield") is None
+
+
+def test_us_zip_gives_state_and_only_an_unambiguous_city() -> None:
+    place = us_zip("94103")
+    assert place is not None
+    assert (place.state, place.city) == ("US-CA", "San Francisco")
+    assert us_zip("00000") is None
+    assert us_zip("abcde") is None
+
+
+def test_inverted_iso_names_read_naturally() -> None:
+    assert display_name("Bruxelles-Capitale, Région de") == "Région de Bruxelles-Capitale"
+    assert display_name("Bayern") == "Bayern"
