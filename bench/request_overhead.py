@@ -31,6 +31,8 @@ def main(runs: int = DEFAULT_RUNS) -> list[str]:
         settings = Settings(
             tokens_table="bench-tokens",
             rate_limits_table="bench-rate-limits",
+            pool_table="bench-pool",
+            catalog_table="bench-catalog",
             dynamodb_endpoint=engine.endpoint,
             log_level="WARNING",  # the per-request access log would drown the table
         )

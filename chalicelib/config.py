@@ -35,6 +35,10 @@ class Settings(BaseModel):
     dynamodb_endpoint: str | None = None
     tokens_table: str = Field(min_length=3)
     rate_limits_table: str = Field(min_length=3)
+    pool_table: str = Field(min_length=3)
+    catalog_table: str = Field(min_length=3)
+    # The source manifest the scheduled sync reads (a path; production points it at upstream copies).
+    sync_manifest: str | None = None
     # How long a Lambda trusts a cached token record: the upper bound on how late a revocation bites.
     token_cache_seconds: int = Field(default=30, ge=0, le=300)
     log_level: str = "INFO"
@@ -48,6 +52,9 @@ _ENV_NAMES = {
     "dynamodb_endpoint": "AWS_ENDPOINT_URL_DYNAMODB",
     "tokens_table": "TOKENS_TABLE",
     "rate_limits_table": "RATE_LIMITS_TABLE",
+    "pool_table": "POOL_TABLE",
+    "catalog_table": "CATALOG_TABLE",
+    "sync_manifest": "SYNC_MANIFEST",
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",
 }

@@ -77,8 +77,9 @@ def _unavailable(table: str, reason: str) -> StorageUnavailable:
 
 def ping(model: type[Model]) -> None:
     """One GetItem on a key that never exists: proves the table answers."""
+    range_key = _PING_KEY if model._range_keyname else None
     with storage_errors(model.Meta.table_name), suppress(model.DoesNotExist):
-        model.get(_PING_KEY)
+        model.get(_PING_KEY, range_key)
 
 
 def ensure_table(model: type[Model]) -> bool:

@@ -5,26 +5,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chalicelib.config import Settings
+from chalicelib.domain.snapshots import Layout
+from chalicelib.storage.catalog import CatalogStore, shards_for
+from chalicelib.storage.pool import PoolStore, buckets_for
 from chalicelib.storage.rate_limits import RateLimitStore
 from chalicelib.storage.tokens import TokenStore
+
+Store = TokenStore | RateLimitStore | PoolStore | CatalogStore
 
 
 @dataclass(frozen=True)
 class Stores:
     tokens: TokenStore
     rate_limits: RateLimitStore
+    pool: PoolStore
+    catalog: CatalogStore
 
-    def all(self) -> tuple[TokenStore | RateLimitStore, ...]:
-        return (self.tokens, self.rate_limits)
+    def all(self) -> tuple[Store, ...]:
+        return (self.tokens, self.rate_limits, self.pool, self.catalog)
 
 
 def build_stores(settings: Settings) -> Stores:
     return Stores(
         tokens=TokenStore(settings.table(settings.tokens_table)),
         rate_limits=RateLimitStore(settings.table(settings.rate_limits_table)),
+        pool=PoolStore(settings.table(settings.pool_table)),
+        catalog=CatalogStore(settings.table(settings.catalog_table)),
     )
 
 
 def create_missing_tables(stores: Stores) -> list[str]:
     """Create any table that does not exist yet; returns the names created."""
     return [store.table_name for store in stores.all() if store.create_table()]
+
+
+def snapshot_layout(addresses: int, locations: int) -> Layout:
+    """How a snapshot of this size spreads over partition keys."""
+    return Layout(buckets=buckets_for(addresses), shards=shards_for(locations))

@@ -33,7 +33,12 @@ def backend(
 ) -> Iterator[deps.Dependencies]:
     """The same wiring on moto and on DynamoDB Local, with tables of its own per test."""
     prefix = f"it-{uuid.uuid4().hex[:8]}"
-    tables = {"tokens_table": f"{prefix}-tokens", "rate_limits_table": f"{prefix}-rate"}
+    tables = {
+        "tokens_table": f"{prefix}-tokens",
+        "rate_limits_table": f"{prefix}-rate",
+        "pool_table": f"{prefix}-pool",
+        "catalog_table": f"{prefix}-catalog",
+    }
     clock = FakeClock()
     if request.param == "moto":
         with mock_aws():

@@ -5,7 +5,12 @@ import pytest
 from chalicelib.config import settings_from_env
 from chalicelib.errors import ConfigurationError
 
-BASE = {"TOKENS_TABLE": "t-tokens", "RATE_LIMITS_TABLE": "t-rate"}
+BASE = {
+    "TOKENS_TABLE": "t-tokens",
+    "RATE_LIMITS_TABLE": "t-rate",
+    "POOL_TABLE": "t-pool",
+    "CATALOG_TABLE": "t-cat",
+}
 
 
 def test_reads_tables_region_and_endpoint() -> None:
@@ -26,7 +31,7 @@ def test_defaults() -> None:
 @pytest.mark.parametrize(
     ("env", "named"),
     [
-        ({"RATE_LIMITS_TABLE": "t-rate"}, "TOKENS_TABLE"),
+        ({**BASE, "TOKENS_TABLE": ""}, "TOKENS_TABLE"),
         ({**BASE, "TOKEN_CACHE_SECONDS": "soon"}, "TOKEN_CACHE_SECONDS"),
         ({**BASE, "TOKEN_CACHE_SECONDS": "3600"}, "TOKEN_CACHE_SECONDS"),
     ],

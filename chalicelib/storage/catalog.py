@@ -1,0 +1,261 @@
+"""The catalog table: per country the active-snapshot pointer and the snapshot records; per snapshot
+the location catalog (locations by id, children of each parent in name order, and a value index).
+
+Keys:
+  POINTERS            | <CC>                                   the active snapshot (one Query lists all)
+  SNAPSHOTS#<CC>      | <snapshot id>                          every snapshot written, with its state
+  SYNC                | latest                                 the last sync's report and config errors
+  L#<snap>#<shard>    | LOC#<location id>                      a location with its spans
+  L#<snap>#<shard>    | KIDS#<parent>#<type>#<name key>#<id>   children of a parent, in name order
+  L#<snap>#<shard>    | VAL#<type>#<hash of value key>#<id>    value (and alias) → location
+The shard is a hash of the location id, the parent, or the value, so one snapshot's catalog is
+deleted by querying its shards."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import zlib
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pynamodb.attributes import UnicodeAttribute
+from pynamodb.exceptions import PutError
+from pynamodb.models import Model
+
+from chalicelib.config import TableSettings
+from chalicelib.domain.locations import LocationType, value_key
+from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.errors import PublishConflict
+from chalicelib.storage._codecs import (
+    coverage_from_doc,
+    coverage_to_doc,
+    dumps,
+    loads,
+    location_from_doc,
+    location_to_doc,
+)
+from chalicelib.storage._dynamo import bind, ensure_table, is_condition_failure, ping, storage_errors
+
+LOCATIONS_PER_SHARD = 2000
+_POINTERS = "POINTERS"
+
+
+class _CatalogItem(Model):
+    class Meta:
+        table_name: str | None = None
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    doc = UnicodeAttribute()
+    snapshot = UnicodeAttribute(null=True)  # on pointers: the active id, for conditional publishing
+
+
+def shards_for(location_count: int) -> int:
+    return max(1, math.ceil(location_count / LOCATIONS_PER_SHARD))
+
+
+def _shard(key: str, shards: int) -> int:
+    return zlib.crc32(key.encode()) % shards
+
+
+def _partition(snapshot_id: str, key: str, shards: int) -> str:
+    return f"L#{snapshot_id}#{_shard(key, shards)}"
+
+
+def _value_hash(kind: LocationType, text: str) -> str:
+    return hashlib.sha1(f"{kind.value}|{value_key(text)}".encode(), usedforsecurity=False).hexdigest()[:20]
+
+
+class CatalogStore:
+    """Verbs on the catalog table."""
+
+    def __init__(self, table: TableSettings, writers: int = 8) -> None:
+        self.table_name = table.name
+        self._model = bind(_CatalogItem, table)
+        self._writers = writers
+
+    def create_table(self) -> bool:
+        with storage_errors(self.table_name):
+            return ensure_table(self._model)
+
+    def ping(self) -> None:
+        ping(self._model)
+
+    # --- locations -------------------------------------------------------------------------------
+
+    def put_locations(
+        self, snapshot_id: str, layout: Layout, country: str, locations: Sequence[Location]
+    ) -> int:
+        items = [
+            item for loc in locations for item in self._location_items(snapshot_id, layout, country, loc)
+        ]
+        slices = [items[start :: self._writers] for start in range(self._writers)]
+
+        def write(chunk: list[_CatalogItem]) -> int:
+            with storage_errors(self.table_name), self._model.batch_write() as batch:
+                for item in chunk:
+                    batch.save(item)
+            return len(chunk)
+
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(write, slices))
+
+    def _location_items(
+        self, snapshot_id: str, layout: Layout, country: str, loc: Location
+    ) -> Iterator[_CatalogItem]:
+        shards = layout.shards
+        yield self._model(
+            _partition(snapshot_id, loc.id, shards), f"LOC#{loc.id}", doc=dumps(location_to_doc(loc))
+        )
+        parent = loc.parent_id or country
+        summary = dumps({"id": loc.id, "v": loc.value, "c": loc.count, "r": loc.residential_count})
+        sort = f"KIDS#{parent}#{loc.type.value}#{value_key(loc.value)}#{loc.id}"
+        yield self._model(_partition(snapshot_id, parent, shards), sort, doc=summary)
+        for alias in sorted(loc.aliases):
+            digest = _value_hash(loc.type, alias)
+            yield self._model(
+                _partition(snapshot_id, digest, shards),
+                f"VAL#{loc.type.value}#{digest}#{loc.id}",
+                doc=summary,
+            )
+
+    def get_location(self, snapshot_id: str, layout: Layout, location_id: str) -> Location | None:
+        with storage_errors(self.table_name):
+            try:
+                item = self._model.get(
+                    _partition(snapshot_id, location_id, layout.shards), f"LOC#{location_id}"
+                )
+            except self._model.DoesNotExist:
+                return None
+        return location_from_doc(loads(item.doc))
+
+    def find_location_ids(
+        self, snapshot_id: str, layout: Layout, kind: LocationType, value: str
+    ) -> list[str]:
+        """Ids of the locations of `kind` whose value (or an alias) equals `value`, compared by value_key."""
+        digest = _value_hash(kind, value)
+        with storage_errors(self.table_name):
+            items = self._model.query(
+                _partition(snapshot_id, digest, layout.shards),
+                self._model.sk.startswith(f"VAL#{kind.value}#{digest}#"),
+            )
+            return [loads(item.doc)["id"] for item in items]
+
+    def list_children(
+        self,
+        snapshot_id: str,
+        layout: Layout,
+        parent: str,
+        kind: LocationType,
+        *,
+        limit: int,
+        after: str | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of a parent's children in name order, and the sort key to continue after."""
+        pk = _partition(snapshot_id, parent, layout.shards)
+        prefix = f"KIDS#{parent}#{kind.value}#"
+        start = {"pk": {"S": pk}, "sk": {"S": after}} if after else None
+        with storage_errors(self.table_name):
+            result = self._model.query(
+                pk, self._model.sk.startswith(prefix), limit=limit, last_evaluated_key=start
+            )
+            items = list(result)
+        last = result.last_evaluated_key
+        return [loads(i.doc) for i in items], (last["sk"]["S"] if last else None)
+
+    def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int:
+        partitions = [f"L#{snapshot_id}#{s}" for s in range(layout.shards)]
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(self._delete_partition, partitions))
+
+    def _delete_partition(self, pk: str) -> int:
+        deleted = 0
+        with storage_errors(self.table_name), self._model.batch_write() as batch:
+            for item in self._model.query(pk, attributes_to_get=["pk", "sk"]):
+                batch.delete(item)
+                deleted += 1
+        return deleted
+
+    # --- snapshots and pointers ------------------------------------------------------------------
+
+    def record_snapshot(self, country: str, snapshot_id: str, state: str, details: dict[str, Any]) -> None:
+        item = self._model(f"SNAPSHOTS#{country}", snapshot_id, doc=dumps({"state": state, **details}))
+        with storage_errors(self.table_name):
+            item.save()
+
+    def list_snapshots(self, country: str) -> list[tuple[str, dict[str, Any]]]:
+        with storage_errors(self.table_name):
+            return [(i.sk, loads(i.doc)) for i in self._model.query(f"SNAPSHOTS#{country}")]
+
+    def forget_snapshot(self, country: str, snapshot_id: str) -> None:
+        with storage_errors(self.table_name):
+            self._model(f"SNAPSHOTS#{country}", snapshot_id).delete()
+
+    def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None:
+        """Point the country at `snapshot` in one conditional write: it fails (PublishConflict) if
+        another sync published in between, so two syncs can never interleave half their work."""
+        doc = _pointer_doc(snapshot)
+        item = self._model(_POINTERS, snapshot.country, doc=dumps(doc), snapshot=snapshot.snapshot_id)
+        condition = (
+            self._model.snapshot == expected_previous
+            if expected_previous
+            else self._model.pk.does_not_exist()
+        )
+        with storage_errors(self.table_name):
+            try:
+                item.save(condition=condition)
+            except PutError as exc:
+                if is_condition_failure(exc):
+                    raise PublishConflict(snapshot.country) from exc
+                raise
+
+    def active_snapshots(self) -> dict[str, PublishedSnapshot]:
+        with storage_errors(self.table_name):
+            return {i.sk: _pointer_from(i.sk, loads(i.doc)) for i in self._model.query(_POINTERS)}
+
+    def active_snapshot(self, country: str) -> PublishedSnapshot | None:
+        with storage_errors(self.table_name):
+            try:
+                item = self._model.get(_POINTERS, country)
+            except self._model.DoesNotExist:
+                return None
+        return _pointer_from(country, loads(item.doc))
+
+    def save_sync_report(self, report: dict[str, Any]) -> None:
+        with storage_errors(self.table_name):
+            self._model("SYNC", "latest", doc=dumps(report)).save()
+
+    def latest_sync_report(self) -> dict[str, Any] | None:
+        with storage_errors(self.table_name):
+            try:
+                return dict(loads(self._model.get("SYNC", "latest").doc))
+            except self._model.DoesNotExist:
+                return None
+
+
+def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
+    return {
+        "id": s.snapshot_id,
+        "at": s.published_at,
+        "n": s.count,
+        "r": s.residential_count,
+        "b": s.layout.buckets,
+        "s": s.layout.shards,
+        "src": list(s.sources),
+        "cov": coverage_to_doc(s.coverage),
+    }
+
+
+def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
+    return PublishedSnapshot(
+        country=country,
+        snapshot_id=doc["id"],
+        published_at=doc["at"],
+        count=doc["n"],
+        residential_count=doc["r"],
+        layout=Layout(buckets=doc["b"], shards=doc["s"]),
+        sources=tuple(doc["src"]),
+        coverage=coverage_from_doc(country, doc["cov"]),
+    )

@@ -1,0 +1,121 @@
+"""The pool table: every published address of every snapshot, twice: by ordinal (for sampling with
+one GetItem) and by address id (for lookup). Keys carry the snapshot id, so snapshots never mix.
+
+Partition keys are bucketed (ordinal % buckets, hash(id) % buckets, about 1,000 items a bucket):
+consecutive writes land on different partitions, and a superseded snapshot is deleted by querying
+its buckets instead of scanning the table."""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from pynamodb.attributes import UnicodeAttribute
+from pynamodb.models import Model
+
+from chalicelib.config import TableSettings
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.snapshots import Layout
+from chalicelib.storage._codecs import address_from_doc, address_to_doc, dumps, loads
+from chalicelib.storage._dynamo import bind, ensure_table, ping, storage_errors
+
+ITEMS_PER_BUCKET = 1000
+_ORDINAL_WIDTH = 12
+
+
+class _PoolItem(Model):
+    class Meta:
+        table_name: str | None = None
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    doc = UnicodeAttribute()
+
+
+def buckets_for(count: int) -> int:
+    return max(1, math.ceil(count / ITEMS_PER_BUCKET))
+
+
+def _bucket_of_id(address_id: str, buckets: int) -> int:
+    return zlib.crc32(address_id.encode()) % buckets
+
+
+def _ordinal_key(snapshot_id: str, buckets: int, ordinal: int) -> tuple[str, str]:
+    return f"O#{snapshot_id}#{ordinal % buckets}", f"{ordinal:0{_ORDINAL_WIDTH}d}"
+
+
+def _id_key(snapshot_id: str, buckets: int, address_id: str) -> tuple[str, str]:
+    return f"I#{snapshot_id}#{_bucket_of_id(address_id, buckets)}", address_id
+
+
+class PoolStore:
+    """Verbs on the pool table."""
+
+    def __init__(self, table: TableSettings, writers: int = 8) -> None:
+        self.table_name = table.name
+        self._model = bind(_PoolItem, table)
+        self._writers = writers
+
+    def create_table(self) -> bool:
+        with storage_errors(self.table_name):
+            return ensure_table(self._model)
+
+    def ping(self) -> None:
+        ping(self._model)
+
+    def put_addresses(self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress]) -> int:
+        """Write every address by ordinal and by id with parallel batch writers; returns items written."""
+        slices = [range(start, len(addresses), self._writers) for start in range(self._writers)]
+
+        def write(ordinals: range) -> int:
+            written = 0
+            with storage_errors(self.table_name), self._model.batch_write() as batch:
+                for ordinal in ordinals:
+                    address = addresses[ordinal]
+                    doc = dumps(address_to_doc(address))
+                    batch.save(self._model(*_ordinal_key(snapshot_id, layout.buckets, ordinal), doc=doc))
+                    batch.save(self._model(*_id_key(snapshot_id, layout.buckets, address.id), doc=doc))
+                    written += 2
+            return written
+
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(write, slices))
+
+    def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None:
+        return self._get(*_ordinal_key(snapshot_id, layout.buckets, ordinal))
+
+    def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None:
+        return self._get(*_id_key(snapshot_id, layout.buckets, address_id))
+
+    def _get(self, pk: str, sk: str) -> PublishedAddress | None:
+        with storage_errors(self.table_name):
+            try:
+                item = self._model.get(pk, sk)
+            except self._model.DoesNotExist:
+                return None
+        return address_from_doc(loads(item.doc))
+
+    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
+        """Delete every item of a snapshot, bucket by bucket; returns items deleted."""
+        partitions = [f"{kind}#{snapshot_id}#{b}" for kind in ("O", "I") for b in range(layout.buckets)]
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(self._delete_partition, partitions))
+
+    def _delete_partition(self, pk: str) -> int:
+        deleted = 0
+        with storage_errors(self.table_name), self._model.batch_write() as batch:
+            for item in self._model.query(pk, attributes_to_get=["pk", "sk"]):
+                batch.delete(item)
+                deleted += 1
+        return deleted
+
+    def count_items(self, snapshot_id: str, layout: Layout) -> int:
+        """How many items a snapshot holds (for tests and the sync report)."""
+        with storage_errors(self.table_name):
+            return sum(
+                self._model.count(f"{kind}#{snapshot_id}#{b}")
+                for kind in ("O", "I")
+                for b in range(layout.buckets)
+            )
