@@ -41,6 +41,9 @@ class Settings(BaseModel):
     sync_manifest: str | None = None
     # How long a Lambda trusts a cached token record: the upper bound on how late a revocation bites.
     token_cache_seconds: int = Field(default=30, ge=0, le=300)
+    # How long a Lambda trusts its copy of the active-snapshot pointers: a new publication is
+    # served within this time.
+    snapshot_cache_seconds: int = Field(default=5, ge=0, le=300)
     log_level: str = "INFO"
 
     def table(self, name: str) -> TableSettings:
@@ -56,6 +59,7 @@ _ENV_NAMES = {
     "catalog_table": "CATALOG_TABLE",
     "sync_manifest": "SYNC_MANIFEST",
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
+    "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",
 }
 

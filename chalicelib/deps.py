@@ -1,5 +1,5 @@
 """The composition root: builds the service's dependencies once per process, lazily, from settings.
-Tests swap in their own (moto tables, a fake clock) with `use`."""
+Tests swap in their own (moto tables, a fake clock, another pool configuration) with `use`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
 from chalicelib.config import Settings, get_settings
 from chalicelib.services.auth import CachedTokens
+from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.sync.config import PoolConfig, load_pool_config
 from chalicelib.storage.tables import Stores, build_stores
 
 
@@ -18,9 +20,13 @@ class Dependencies:
     clock: Clock
     stores: Stores
     tokens: CachedTokens  # the request path reads tokens through this cache
+    snapshots: ActiveSnapshots  # and the active-snapshot pointers through this one
+    pool_config: PoolConfig
 
 
-def build(settings: Settings, clock: Clock | None = None) -> Dependencies:
+def build(
+    settings: Settings, clock: Clock | None = None, pool_config: PoolConfig | None = None
+) -> Dependencies:
     stores = build_stores(settings)
     logs.configure(settings.log_level)
     return Dependencies(
@@ -28,6 +34,8 @@ def build(settings: Settings, clock: Clock | None = None) -> Dependencies:
         clock=clock or SystemClock(),
         stores=stores,
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
+        snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
+        pool_config=pool_config or load_pool_config(),
     )
 
 

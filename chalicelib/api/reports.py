@@ -6,14 +6,25 @@ from chalice.app import Blueprint
 
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.reports import (
+    AvailabilityEntry,
     AvailabilityResponse,
+    ConfigurationIssue,
     CountriesResponse,
+    CountRule,
+    CountryEntry,
+    CountryHealth,
+    CoverageData,
+    CoverageEntry,
     CoverageQuery,
     CoverageResponse,
+    CoverageRules,
+    DataHealth,
     DataHealthResponse,
+    FractionRule,
 )
-from chalicelib.api.pending import not_yet_available
+from chalicelib.domain import coverage as domain
 from chalicelib.domain.tokens import Scope
+from chalicelib.services import reports as service
 
 reports = Blueprint(__name__)
 
@@ -25,14 +36,26 @@ reports = Blueprint(__name__)
         path="/api/v1/countries",
         name="listCountries",
         tag="reports",
-        summary="Countries with published addresses and their counts",
+        summary="Countries with a published pool and their counts",
+        description="Only countries whose pool is published; see /availability for every enabled country.",
         response=CountriesResponse,
         scope=Scope.READ,
-        implemented=False,
     ),
 )
 def countries(call: Call[None, None]) -> CountriesResponse:
-    raise not_yet_available("countries")
+    published = service.published_countries(call.dependencies.snapshots)
+    return CountriesResponse(
+        data=[
+            CountryEntry(
+                code=c.code,
+                address_count=c.count,
+                residential_available=c.residential_count > 0,
+                residential_count=c.residential_count,
+                generation_mode="synchronized-pool",
+            )
+            for c in published
+        ]
+    )
 
 
 @endpoint(
@@ -42,14 +65,19 @@ def countries(call: Call[None, None]) -> CountriesResponse:
         path="/api/v1/availability",
         name="listAvailability",
         tag="reports",
-        summary="Whether each country can be generated, and with residential evidence",
+        summary="Whether each enabled country can be generated, and with residential evidence",
         response=AvailabilityResponse,
         scope=Scope.READ,
-        implemented=False,
     ),
 )
 def availability(call: Call[None, None]) -> AvailabilityResponse:
-    raise not_yet_available("availability")
+    statuses = service.country_statuses(call.dependencies.snapshots, call.dependencies.pool_config)
+    return AvailabilityResponse(
+        data=[
+            AvailabilityEntry(code=s.code, available=s.ready, residential_available=s.residential_count > 0)
+            for s in statuses
+        ]
+    )
 
 
 @endpoint(
@@ -60,14 +88,37 @@ def availability(call: Call[None, None]) -> AvailabilityResponse:
         name="getCoverage",
         tag="reports",
         summary="The three synchronization completion rules per enabled country",
+        description="404 NO_POOL_COVERAGE when `country` is not enabled for synchronization.",
         response=CoverageResponse,
         scope=Scope.READ,
         query=CoverageQuery,
-        implemented=False,
+        errors=(404,),
     ),
 )
 def coverage(call: Call[CoverageQuery, None]) -> CoverageResponse:
-    raise not_yet_available("coverage")
+    d = call.dependencies
+    results = service.coverage(
+        d.snapshots, d.pool_config, country=call.query.country, include_complete=call.query.include_complete
+    )
+    return CoverageResponse(data=CoverageData(countries=[_coverage_entry(c) for c in results]))
+
+
+def _coverage_entry(c: domain.Coverage) -> CoverageEntry:
+    return CoverageEntry(
+        country_code=c.country,
+        complete=c.complete,
+        rules=CoverageRules(
+            total=CountRule(current=c.total.current, target=c.total.target, met=c.total.met),
+            administrative_coverage=FractionRule(
+                actual=c.administrative.actual, target=c.administrative.target, met=c.administrative.met
+            ),
+            regional_minimums=FractionRule(
+                actual=c.regional_minimums.actual,
+                target=c.regional_minimums.target,
+                met=c.regional_minimums.met,
+            ),
+        ),
+    )
 
 
 @endpoint(
@@ -78,10 +129,21 @@ def coverage(call: Call[CoverageQuery, None]) -> CoverageResponse:
         name="getDataHealth",
         tag="reports",
         summary="Whether every enabled country has a published pool, and configuration errors",
+        description="healthy: every enabled country is ready and the configuration has no errors.",
         response=DataHealthResponse,
         scope=Scope.READ,
-        implemented=False,
     ),
 )
 def data_health(call: Call[None, None]) -> DataHealthResponse:
-    raise not_yet_available("data health")
+    d = call.dependencies
+    health = service.data_health(d.snapshots, d.pool_config, d.stores.catalog)
+    return DataHealthResponse(
+        data=DataHealth(
+            healthy=health.healthy,
+            countries=[CountryHealth(code=c.code, ready=c.ready, count=c.count) for c in health.countries],
+            configuration_errors=[
+                ConfigurationIssue(country=i.country, field=i.field, message=i.message)
+                for i in health.configuration_errors
+            ],
+        )
+    )

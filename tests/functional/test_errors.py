@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -147,14 +148,7 @@ def test_unexpected_failure_is_500_without_internals(
     client: Client, dependencies: deps.Dependencies, capsys: pytest.CaptureFixture[str]
 ) -> None:
     broken = BrokenTokenStore()
-    deps.use(
-        deps.Dependencies(
-            settings=dependencies.settings,
-            clock=dependencies.clock,
-            stores=dependencies.stores,
-            tokens=CachedTokens(broken, 0),
-        )
-    )
+    deps.use(replace(dependencies, tokens=CachedTokens(broken, 0)))
     response = client.http.get(
         "/api/v1/countries", headers={"Authorization": "Bearer ags_abcdefghijkl_" + "a" * 43}
     )

@@ -1,0 +1,97 @@
+"""Reports on the published pool: supported countries, availability, coverage, data health."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
+from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.errors import NoPoolCoverage
+from chalicelib.services.sync.config import ConfigIssue, PoolConfig
+
+
+class Snapshots(Protocol):
+    def all(self) -> dict[str, PublishedSnapshot]: ...
+
+
+class SyncReports(Protocol):
+    def latest_sync_report(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class CountryStatus:
+    code: str
+    enabled: bool
+    snapshot: PublishedSnapshot | None
+
+    @property
+    def count(self) -> int:
+        return self.snapshot.count if self.snapshot else 0
+
+    @property
+    def residential_count(self) -> int:
+        return self.snapshot.residential_count if self.snapshot else 0
+
+    @property
+    def ready(self) -> bool:
+        return self.count > 0
+
+
+def published_countries(snapshots: Snapshots) -> list[CountryStatus]:
+    """Countries with a published pool, by code."""
+    return [CountryStatus(code, True, s) for code, s in sorted(snapshots.all().items()) if s.count > 0]
+
+
+def country_statuses(snapshots: Snapshots, config: PoolConfig) -> list[CountryStatus]:
+    """Every enabled country, published or not, by code."""
+    active = snapshots.all()
+    return [CountryStatus(code, True, active.get(code)) for code in config.enabled]
+
+
+def coverage(
+    snapshots: Snapshots, config: PoolConfig, *, country: str | None, include_complete: bool
+) -> list[Coverage]:
+    statuses = country_statuses(snapshots, config)
+    if country is not None:
+        statuses = [s for s in statuses if s.code == country]
+        if not statuses:
+            raise NoPoolCoverage(f"country {country} is not enabled for synchronization")
+    results = [_coverage_of(s, config) for s in statuses]
+    return [c for c in results if include_complete or not c.complete]
+
+
+def _coverage_of(status: CountryStatus, config: PoolConfig) -> Coverage:
+    if status.snapshot is not None:
+        return status.snapshot.coverage
+    targets = config.countries[status.code].coverage
+    return Coverage(
+        country=status.code,
+        total=CountRule(0, targets.total),
+        administrative=FractionRule(0.0, targets.administrative_coverage),
+        regional_minimums=FractionRule(0.0, targets.regional_minimum.share),
+    )
+
+
+@dataclass(frozen=True)
+class DataHealth:
+    countries: list[CountryStatus]
+    configuration_errors: list[ConfigIssue]
+
+    @property
+    def healthy(self) -> bool:
+        return all(c.ready for c in self.countries) and not self.configuration_errors
+
+
+def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports) -> DataHealth:
+    """Ready countries, and the configuration errors the last sync found (or, before any sync, those
+    of the configuration deployed with this code)."""
+    latest = reports.latest_sync_report()
+    if latest is None:
+        issues = list(config.issues)
+    else:
+        issues = [
+            ConfigIssue(i.get("country"), i["field"], i["message"])
+            for i in latest.get("configurationErrors", [])
+        ]
+    return DataHealth(country_statuses(snapshots, config), issues)

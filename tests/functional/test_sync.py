@@ -1,0 +1,145 @@
+"""The sync end to end on moto, with small real sources."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chalice.test import Client
+
+from chalicelib import deps
+from chalicelib.services.sync.config import load_pool_config
+from tests.support.factories import SOURCES, bearer, issue_token
+from tests.support.fakes import FakeClock
+from tests.support.sync import CrashWhileWriting, sync, write_manifest
+
+pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+
+SMALL = ["nl-countrywide-bag", "is-countrywide-stadfangaskra", "it-forte_dei_marmi-civici", "osm-andorra-ad"]
+GLIWICE, WROCLAW = "pl-gliwice-prg", "pl-wroclaw-prg"
+
+
+def _get(client: Client, wired: deps.Dependencies, clock: FakeClock, path: str) -> Any:
+    """The `data` of a successful read request."""
+    issued = issue_token(wired.stores.tokens, clock, scope="read")
+    response = client.http.get(path, headers=bearer(issued))
+    assert response.status_code == 200, response.body
+    return json.loads(response.body)["data"]
+
+
+def test_sync_publishes_and_the_reports_agree(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    report = sync(dependencies, write_manifest(tmp_path, SMALL))
+    counts = {code: o.addresses for code, o in report.countries.items() if o.status == "published"}
+    assert counts == {"NL": 8, "IS": 15, "IT": 19, "AD": 3}
+    for tally in report.sources.values():
+        assert tally.read == tally.kept + sum(tally.dropped.values())
+
+    countries = _get(client, dependencies, clock, "/api/v1/countries")
+    assert {c["code"]: c["addressCount"] for c in countries} == counts
+    assert all(c["generationMode"] == "synchronized-pool" for c in countries)
+    availability = {
+        a["code"]: a["available"] for a in _get(client, dependencies, clock, "/api/v1/availability")
+    }
+    assert availability["NL"]
+    assert not availability["US"]
+    coverage = _get(client, dependencies, clock, "/api/v1/coverage?country=IS")["countries"]
+    assert coverage[0]["rules"]["total"] == {"current": 15, "target": 15, "met": True}
+    health = _get(client, dependencies, clock, "/api/v1/data-health")
+    assert not health["healthy"]  # most enabled countries have no pool in this test
+    assert {c["code"]: c["count"] for c in health["countries"] if c["ready"]} == counts
+    assert health["configurationErrors"] == []
+
+
+def test_rerun_publishes_identical_content_and_writes_nothing(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    manifest = write_manifest(tmp_path, SMALL)
+    first = sync(dependencies, manifest)
+    second = sync(dependencies, manifest)
+    assert {c: o.status for c, o in second.countries.items() if o.addresses} == dict.fromkeys(
+        ["AD", "IS", "IT", "NL"], "unchanged"
+    )
+    assert all(o.items_written == 0 for o in second.countries.values())
+    assert {c: o.snapshot_id for c, o in first.countries.items()} == {
+        c: o.snapshot_id for c, o in second.countries.items()
+    }
+
+
+def test_new_content_supersedes_keeps_ids_and_removes_the_old_snapshot(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    stores = dependencies.stores
+    sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
+    old = stores.catalog.active_snapshot("PL")
+    assert old is not None
+    sample = stores.pool.get_by_ordinal(old.snapshot_id, old.layout, 7)
+    assert sample is not None
+
+    report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
+    new = stores.catalog.active_snapshot("PL")
+    assert new is not None
+    assert new.snapshot_id != old.snapshot_id
+    assert new.count == 356 + 992 - 14  # Wrocław publishes 14 duplicate rows
+    assert stores.pool.get_by_id(new.snapshot_id, new.layout, sample.id) == sample  # same record, same id
+    assert report.countries["PL"].items_deleted > 0
+    assert stores.pool.count_items(old.snapshot_id, old.layout) == 0
+    assert [s for s, _ in stores.catalog.list_snapshots("PL")] == [new.snapshot_id]
+
+
+def test_interrupted_sync_leaves_the_previous_snapshot_served(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    stores = dependencies.stores
+    sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
+    before = stores.catalog.active_snapshot("PL")
+    assert before is not None
+    with pytest.raises(KeyboardInterrupt):
+        sync(
+            dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), progress=CrashWhileWriting()
+        )
+    assert stores.catalog.active_snapshot("PL") == before
+    assert stores.pool.get_by_ordinal(before.snapshot_id, before.layout, 0) is not None
+
+    report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
+    assert report.countries["PL"].status == "published"
+    after = stores.catalog.active_snapshot("PL")
+    assert after is not None
+    assert stores.pool.count_items(before.snapshot_id, before.layout) == 0
+    assert [s for s, _ in stores.catalog.list_snapshots("PL")] == [after.snapshot_id]
+
+
+def test_bad_configuration_is_reported_in_data_health(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    bad = load_pool_config(
+        json.dumps(
+            {
+                "countries": {
+                    "NL": {
+                        "language": "nl",
+                        "bounds": [[3.3, 50.7, 7.3, 53.6]],
+                        "coverage": {
+                            "total": 0,
+                            "administrativeCoverage": 0.4,
+                            "regionalMinimum": {"share": 0.5, "minAddresses": 1},
+                        },
+                    }
+                }
+            }
+        ),
+        json.dumps({"sources": {}}),
+    )
+    report = sync(dependencies, write_manifest(tmp_path, SMALL), config=bad)
+    assert report.configuration_errors
+    assert report.countries == {}  # NL was left out: nothing else is enabled
+    health = _get(client, dependencies, clock, "/api/v1/data-health")
+    assert not health["healthy"]
+    assert {
+        "country": "NL",
+        "field": "coverage.total",
+        "message": "Input should be greater than or equal to 1",
+    } in health["configurationErrors"]

@@ -1,0 +1,49 @@
+"""Running the real sync in tests: manifests that point at real files, and a progress that can crash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from chalicelib import deps
+from chalicelib.services.sync.config import PoolConfig
+from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.storage.tables import snapshot_layout
+from tests.support.factories import SOURCES
+
+
+def write_manifest(directory: Path, source_ids: list[str], name: str = "manifest.json") -> Path:
+    """A manifest holding only these entries of the real one; file paths still point into SOURCES."""
+    entries = json.loads((SOURCES / "manifest.json").read_text(encoding="utf-8"))
+    chosen = [e for e in entries if e["id"] in source_ids]
+    assert len(chosen) == len(source_ids), "unknown source id"
+    path = directory / name
+    path.write_text(json.dumps(chosen), encoding="utf-8")
+    return path
+
+
+def sync(
+    wired: deps.Dependencies,
+    manifest: Path,
+    *,
+    config: PoolConfig | None = None,
+    progress: SyncProgress | None = None,
+) -> SyncReport:
+    return run_sync(
+        SyncTarget(manifest=manifest, root=SOURCES),
+        config or wired.pool_config,
+        pool=wired.stores.pool,
+        catalog=wired.stores.catalog,
+        clock=wired.clock,
+        layout_for=snapshot_layout,
+        progress=progress or SilentProgress(),
+    )
+
+
+class CrashWhileWriting(SilentProgress):
+    """Stops the sync the way Ctrl-C or a Lambda timeout would: in the middle of writing."""
+
+    def country_stage(self, country: str, stage: str) -> None:
+        if stage.startswith("writing") and "locations" in stage:
+            raise KeyboardInterrupt
