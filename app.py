@@ -9,8 +9,9 @@ from chalicelib.api.middleware import http_middleware
 from chalicelib.api.probes import probes
 from chalicelib.api.reports import reports
 from chalicelib.api.translation import translation
+from chalicelib.jobs import jobs
 
 app = Chalice(app_name="address-generation-service")
 app.register_middleware(http_middleware, "http")
-for blueprint in (probes, reports, generation, catalog, context, translation):
+for blueprint in (probes, reports, generation, catalog, context, translation, jobs):
     app.register_blueprint(blueprint)

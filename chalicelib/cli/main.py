@@ -1,4 +1,5 @@
-"""Administrator commands. They act on the tables the environment names (see chalicelib.config)."""
+"""Administrator commands: tokens and sync. They act on the tables the environment names
+(see chalicelib.config)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import datetime
 from typing import TextIO
 
 from chalicelib import deps
+from chalicelib.cli import sync
 from chalicelib.domain.tokens import MAX_RATE_PER_MINUTE, Scope, Token
 from chalicelib.errors import ConfigurationError, InvalidRequest, StorageUnavailable, TokenNotFound
 from chalicelib.services import tokens as token_service
@@ -26,7 +28,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m chalicelib.cli", description=__doc__)
-    groups = parser.add_subparsers(required=True, metavar="tokens")
+    groups = parser.add_subparsers(required=True, metavar="tokens|sync")
     tokens = groups.add_parser("tokens", help="create, list and revoke API tokens")
     verbs = tokens.add_subparsers(required=True, metavar="create|list|revoke")
 
@@ -45,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     revoke = verbs.add_parser("revoke", help="revoke a token by its id")
     revoke.add_argument("token_id")
     revoke.set_defaults(run=_revoke)
+    sync.add_parser(groups)
     return parser
 
 

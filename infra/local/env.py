@@ -8,6 +8,8 @@ from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 LOCAL_STAGE = "dev"
+# The published sample sources beside the checkout, read in place (never copied into the repo).
+SHARED_MANIFEST = PROJECT_DIR.parent / "shared" / "sources" / "manifest.json"
 
 
 def stage_variables(stage: str = LOCAL_STAGE, project_dir: Path = PROJECT_DIR) -> dict[str, str]:
@@ -26,4 +28,5 @@ def local_environment(ddb_endpoint: str, stage: str = LOCAL_STAGE) -> dict[str, 
         "AWS_SECRET_ACCESS_KEY": "local",
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
+        "SYNC_MANIFEST": str(SHARED_MANIFEST),
     }

@@ -12,11 +12,12 @@ from pathlib import Path
 from types import FrameType
 
 from chalicelib import deps
+from chalicelib.cli.main import main as cli_main
 from chalicelib.config import settings_from_env
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
-from infra.local.env import LOCAL_STAGE, PROJECT_DIR, local_environment
+from infra.local.env import LOCAL_STAGE, PROJECT_DIR, SHARED_MANIFEST, local_environment
 
 DEV_TOKEN_RATE = 600
 DEV_TOKEN_LIFETIME = timedelta(hours=24)
@@ -63,10 +64,12 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
 
 
 def _prepare_data() -> str:
-    """Create missing tables (data is kept between runs) and a fresh dev token."""
+    """Create missing tables (data is kept between runs), sync the sample sources unless the pool
+    is already current, and create a fresh dev token."""
     dependencies = deps.build(settings_from_env(os.environ))
     created = create_missing_tables(dependencies.stores)
     print(f"Tables: {'created ' + ', '.join(created) if created else 'already present'}", flush=True)
+    _sync_samples(dependencies)
     issued = create_token(
         dependencies.stores.tokens,
         dependencies.clock,
@@ -76,6 +79,25 @@ def _prepare_data() -> str:
         label="make run",
     )
     return issued.bearer
+
+
+def _sync_samples(dependencies: deps.Dependencies) -> None:
+    if not SHARED_MANIFEST.is_file():
+        print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
+        return
+    countries = [
+        c.strip().upper() for c in os.environ.get("LOCAL_SYNC_COUNTRIES", "").split(",") if c.strip()
+    ]
+    argv = ["sync", "--manifest", str(SHARED_MANIFEST), "--if-changed"]
+    for country in countries:
+        argv += ["--country", country]
+    print("Syncing the sample sources into the pool (first start takes a minute or two)...", flush=True)
+    deps.use(dependencies)
+    try:
+        if cli_main(argv) != 0:
+            print("warning: the sync reported failures; the API serves what was published", flush=True)
+    finally:
+        deps.use(None)
 
 
 def _chalice_local(port: int) -> list[str]:

@@ -22,7 +22,8 @@ from infra.local.env import PROJECT_DIR
 
 pytestmark = pytest.mark.integration
 
-START_TIMEOUT = 90.0
+START_TIMEOUT = 120.0
+SYNCED = {"NL": 8, "IS": 15}  # small real sources keep the start quick
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Stack:
     ddb_port: int
     dev_token: str
     env: dict[str, str]
+    startup: list[str]
 
     def request(
         self, method: str, path: str, token: str | None = None, body: bytes | None = None
@@ -56,7 +58,13 @@ class Stack:
 
 
 def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
-    env = {**os.environ, "PORT": str(port), "DDB_PORT": str(ddb_port), "DEV_DIR": str(dev_dir)}
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "DDB_PORT": str(ddb_port),
+        "DEV_DIR": str(dev_dir),
+        "LOCAL_SYNC_COUNTRIES": ",".join(SYNCED),
+    }
     env.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
     process = subprocess.Popen(
         [sys.executable, "-m", "infra.local", "run"],
@@ -69,7 +77,7 @@ def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
     )
     lines = _read_until(process, "Serving http")
     token = lines[lines.index(next(line for line in lines if line.startswith("Dev token"))) + 1]
-    stack = Stack(process, port, ddb_port, token, env)
+    stack = Stack(process, port, ddb_port, token, env, lines)
     _wait_for_health(stack)
     return stack
 
@@ -127,6 +135,12 @@ def test_probes_and_openapi(stack: Stack) -> None:
     assert document["info"]["version"] == "1.0.0"
 
 
+def test_first_start_syncs_the_sample_sources(stack: Stack) -> None:
+    status, _, body = stack.request("GET", "/api/v1/countries", token=stack.dev_token)
+    assert status == 200
+    assert {c["code"]: c["addressCount"] for c in body["data"]} == SYNCED
+
+
 def test_auth_failures(stack: Stack) -> None:
     status, headers, body = stack.request("GET", "/api/v1/countries")
     assert status == 401
@@ -160,6 +174,7 @@ def test_stops_on_sigterm_and_runs_again_with_data_kept(stack: Stack, dev_dir: P
     assert port_is_free(stack.port)
     assert port_is_free(stack.ddb_port)
     again = _start(dev_dir, stack.port, stack.ddb_port)
+    assert any("The pool is current" in line for line in again.startup)  # no second sync
     try:
         assert again.request("GET", "/api/v1/countries", token=stack.dev_token)[0] == 200  # old token kept
     finally:

@@ -14,9 +14,12 @@ from tests.support.factories import SOURCES
 
 
 def write_manifest(directory: Path, source_ids: list[str], name: str = "manifest.json") -> Path:
-    """A manifest holding only these entries of the real one; file paths still point into SOURCES."""
+    """A manifest holding only these entries of the real one, its file paths made absolute so it
+    works from any folder (the real files are read in place)."""
     entries = json.loads((SOURCES / "manifest.json").read_text(encoding="utf-8"))
-    chosen = [e for e in entries if e["id"] in source_ids]
+    chosen = [
+        {**e, "files": [str(SOURCES / f) for f in e["files"]]} for e in entries if e["id"] in source_ids
+    ]
     assert len(chosen) == len(source_ids), "unknown source id"
     path = directory / name
     path.write_text(json.dumps(chosen), encoding="utf-8")

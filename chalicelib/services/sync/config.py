@@ -58,6 +58,7 @@ class PoolConfig:
     countries: dict[str, CountryConfig]
     sources: dict[str, SourceConfig]
     issues: tuple[ConfigIssue, ...] = field(default=())
+    text: str = ""  # the configuration as read, for fingerprints
 
     @property
     def enabled(self) -> list[str]:
@@ -73,11 +74,14 @@ class PoolConfig:
 def load_pool_config(countries_text: str | None = None, sources_text: str | None = None) -> PoolConfig:
     """Parse and validate; every invalid entry is left out and reported as a ConfigIssue."""
     issues: list[ConfigIssue] = []
-    countries_raw = _json(countries_text or _packaged("countries.json"), "countries.json", issues)
-    sources_raw = _json(sources_text or _packaged("sources.json"), "sources.json", issues)
+    countries_text = countries_text or _packaged("countries.json")
+    sources_text = sources_text or _packaged("sources.json")
+    countries_raw = _json(countries_text, "countries.json", issues)
+    sources_raw = _json(sources_text, "sources.json", issues)
     countries = _parse_countries(countries_raw.get("countries", {}), issues)
     sources = _parse_sources(sources_raw.get("sources", {}), issues)
-    return PoolConfig(countries=countries, sources=sources, issues=tuple(issues))
+    text = f"{countries_text}|{sources_text}"
+    return PoolConfig(countries=countries, sources=sources, issues=tuple(issues), text=text)
 
 
 def _packaged(name: str) -> str:

@@ -38,6 +38,7 @@ class SyncReport:
     sources: dict[str, SourceTally] = field(default_factory=dict)
     countries: dict[str, CountryOutcome] = field(default_factory=dict)
     configuration_errors: list[ConfigIssue] = field(default_factory=list)
+    fingerprint: str = ""
 
     def tally(self, family: str) -> SourceTally:
         return self.sources.setdefault(family, SourceTally())
@@ -61,6 +62,8 @@ class SyncReport:
             },
             "countries": {k: vars(o) for k, o in sorted(self.countries.items())},
             "configurationErrors": [vars(i) for i in self.configuration_errors],
+            "fingerprint": self.fingerprint,
+            "ok": self.ok,
         }
 
 

@@ -4,6 +4,7 @@ remove superseded snapshots. A failure before the pointer write changes nothing 
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,7 +14,14 @@ from typing import Protocol
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot, Snapshot, build_snapshot
+from chalicelib.domain.snapshots import (
+    SNAPSHOT_FORMAT,
+    Layout,
+    Location,
+    PublishedSnapshot,
+    Snapshot,
+    build_snapshot,
+)
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync.config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
@@ -47,6 +55,7 @@ class CatalogWriter(Protocol):
     def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None: ...
     def active_snapshot(self, country: str) -> PublishedSnapshot | None: ...
     def save_sync_report(self, report: dict[str, object]) -> None: ...
+    def latest_sync_report(self) -> dict[str, object] | None: ...
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,17 @@ class SyncTarget:
     manifest: Path
     root: Path  # where the manifest's relative file paths point
     countries: frozenset[str] | None = None  # None: every enabled country
+
+    def fingerprint(self, config_text: str) -> str:
+        """Changes whenever the inputs can: the manifest, each file's size and time, the pool
+        configuration, the snapshot format. Equal fingerprints mean a sync would publish nothing new."""
+        digest = hashlib.sha256(f"{SNAPSHOT_FORMAT}|{sorted(self.countries or [])}|{config_text}".encode())
+        digest.update(self.manifest.read_bytes())
+        for entry in load_manifest(self.manifest):
+            for name in entry.files:
+                stat = (self.root / name).stat()
+                digest.update(f"{name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+        return digest.hexdigest()[:32]
 
 
 def run_sync(
@@ -67,7 +87,11 @@ def run_sync(
     progress: SyncProgress | None = None,
 ) -> SyncReport:
     progress = progress or SilentProgress()
-    report = SyncReport(started_at=clock.now().isoformat(), configuration_errors=list(config.issues))
+    report = SyncReport(
+        started_at=clock.now().isoformat(),
+        configuration_errors=list(config.issues),
+        fingerprint=target.fingerprint(config.text),
+    )
     countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
     collected = _collect(target, config, set(countries), report, progress)
     for country in countries:
@@ -84,6 +108,14 @@ def run_sync(
     report.finished_at = clock.now().isoformat()
     catalog.save_sync_report(report.as_dict())
     return report
+
+
+def is_current(target: SyncTarget, config: PoolConfig, catalog: CatalogWriter) -> bool:
+    """True when the last sync read exactly these inputs and succeeded: re-running would change nothing."""
+    latest = catalog.latest_sync_report()
+    if latest is None:
+        return False
+    return latest.get("fingerprint") == target.fingerprint(config.text) and latest.get("ok") is True
 
 
 class LayoutPolicy(Protocol):

@@ -1,0 +1,74 @@
+"""Scheduled work: the pool sync (and with it coverage) on a fixed rate.
+
+The rate is a deploy-time parameter (Chalice reads schedule expressions when it packages the
+app), so it comes from SYNC_RATE_HOURS in the deploying environment, default 24."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from chalice.app import Blueprint, CloudWatchEvent, Rate
+
+from chalicelib import deps
+from chalicelib.logs import log_event
+from chalicelib.services.sync.report import SourceTally
+from chalicelib.services.sync.run import SyncTarget, is_current, run_sync
+from chalicelib.storage.tables import snapshot_layout
+
+SYNC_RATE_HOURS = int(os.environ.get("SYNC_RATE_HOURS", "24"))
+
+jobs = Blueprint(__name__)
+
+
+class LogProgress:
+    """Sync progress as structured log lines (CloudWatch)."""
+
+    def source_started(self, family: str, expected_rows: int) -> None:
+        log_event("sync_source_started", source=family, expectedRows=expected_rows)
+
+    def rows_read(self, count: int) -> None:
+        pass
+
+    def source_finished(self, family: str, tally: SourceTally) -> None:
+        log_event(
+            "sync_source_finished",
+            source=family,
+            read=tally.read,
+            kept=tally.kept,
+            dropped=dict(tally.dropped),
+        )
+
+    def country_stage(self, country: str, stage: str) -> None:
+        log_event("sync_country_stage", country=country, stage=stage)
+
+
+@jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")
+def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
+    d = deps.get()
+    if not d.settings.sync_manifest:
+        log_event("sync_skipped", level=logging.ERROR, reason="SYNC_MANIFEST is not set")
+        return {"status": "not-configured"}
+    manifest = Path(d.settings.sync_manifest)
+    target = SyncTarget(manifest=manifest, root=manifest.parent)
+    if is_current(target, d.pool_config, d.stores.catalog):
+        log_event("sync_skipped", reason="inputs unchanged since the last successful sync")
+        return {"status": "current"}
+    report = run_sync(
+        target,
+        d.pool_config,
+        pool=d.stores.pool,
+        catalog=d.stores.catalog,
+        clock=d.clock,
+        layout_for=snapshot_layout,
+        progress=LogProgress(),
+    )
+    outcome = {code: o.status for code, o in report.countries.items()}
+    log_event(
+        "sync_finished",
+        level=logging.INFO if report.ok else logging.ERROR,
+        countries=outcome,
+        configurationErrors=len(report.configuration_errors),
+    )
+    return {"status": "ok" if report.ok else "failed", "countries": outcome}

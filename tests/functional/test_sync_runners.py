@@ -1,0 +1,80 @@
+"""The two ways a sync runs: the administrator CLI and the scheduled Lambda."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from chalice.test import Client
+
+from chalicelib import deps
+from chalicelib.cli.main import main
+from tests.support.factories import SOURCES
+from tests.support.sync import write_manifest
+
+pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+
+SMALL = ["nl-countrywide-bag", "is-countrywide-stadfangaskra"]
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def test_cli_sync_prints_sources_and_countries_then_skips_when_unchanged(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    manifest = str(write_manifest(tmp_path, SMALL))
+    status, text = _cli("sync", "--manifest", manifest)
+    assert status == 0
+    lines = text.splitlines()
+    assert lines[0].split() == ["SOURCE", "READ", "KEPT", "DROPPED", "BY", "REASON", "FIELDS", "REMOVED"]
+    assert any(line.startswith("nl-countrywide-bag") and " 8 " in line for line in lines)
+    assert any(line.startswith("IS ") and "published" in line for line in lines)
+
+    status, text = _cli("sync", "--manifest", manifest, "--if-changed")
+    assert status == 0
+    assert "current" in text
+
+
+def test_cli_sync_without_a_manifest_is_a_clear_error(
+    dependencies: deps.Dependencies, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _ = _cli("sync")
+    assert status == 2
+    assert "SYNC_MANIFEST" in capsys.readouterr().err
+
+
+def test_scheduled_sync_publishes_then_finds_the_pool_current(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client
+) -> None:
+    manifest = write_manifest(tmp_path, SMALL)
+    deps.use(
+        replace(
+            dependencies, settings=dependencies.settings.model_copy(update={"sync_manifest": str(manifest)})
+        )
+    )
+    event = client.events.generate_cw_event(
+        source="aws.events",
+        detail_type="Scheduled Event",
+        detail={},
+        resources=["arn:aws:events:rule/sync_pool"],
+    )
+    first = client.lambda_.invoke("sync_pool", event).payload
+    assert first["status"] == "ok"
+    assert {code: status for code, status in first["countries"].items() if status != "empty"} == {
+        "IS": "published",
+        "NL": "published",
+    }
+    assert dependencies.stores.catalog.active_snapshot("NL") is not None
+    assert client.lambda_.invoke("sync_pool", event).payload == {"status": "current"}
+
+
+def test_scheduled_sync_without_a_manifest_says_so(dependencies: deps.Dependencies, client: Client) -> None:
+    event = client.events.generate_cw_event(
+        source="aws.events", detail_type="Scheduled Event", detail={}, resources=[]
+    )
+    assert client.lambda_.invoke("sync_pool", event).payload == {"status": "not-configured"}

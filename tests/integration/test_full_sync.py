@@ -1,0 +1,154 @@
+"""A full sync of shared/sources into DynamoDB Local, and the reports that must agree with it."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from chalice.test import Client
+
+from app import app
+from chalicelib import deps
+from chalicelib.domain.locations import LocationType
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.sources.manifest import load_manifest
+from chalicelib.storage.tables import create_missing_tables
+from infra.local.dynamodb_local import DynamoDBLocal
+from tests.support.factories import SOURCES, bearer, issue_token, make_settings
+from tests.support.fakes import FakeClock
+from tests.support.sync import sync
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout"),
+]
+
+
+@dataclass
+class Synced:
+    wired: deps.Dependencies
+    report: SyncReport
+
+
+@pytest.fixture(scope="module")
+def synced(dynamodb_local: DynamoDBLocal) -> Iterator[Synced]:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("AWS_ACCESS_KEY_ID", "testing")
+        env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+        env.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        yield _full_sync(dynamodb_local)
+
+
+def _full_sync(dynamodb_local: DynamoDBLocal) -> Synced:
+    prefix = f"full-{uuid.uuid4().hex[:6]}"
+    settings = make_settings(
+        tokens_table=f"{prefix}-tokens",
+        rate_limits_table=f"{prefix}-rate",
+        pool_table=f"{prefix}-pool",
+        catalog_table=f"{prefix}-catalog",
+        dynamodb_endpoint=dynamodb_local.endpoint,
+        log_level="WARNING",
+    )
+    wired = deps.build(settings, FakeClock())
+    create_missing_tables(wired.stores)
+    return Synced(wired, sync(wired, SOURCES / "manifest.json"))
+
+
+def test_every_manifest_country_is_published(synced: Synced) -> None:
+    countries = {e.country for e in load_manifest(SOURCES / "manifest.json")}
+    published = {code for code, o in synced.report.countries.items() if o.status == "published"}
+    assert published == countries
+    assert synced.report.ok
+
+
+def test_every_row_is_published_or_dropped_for_a_reason(synced: Synced) -> None:
+    manifest = {e.id: e for e in load_manifest(SOURCES / "manifest.json")}
+    for family, tally in synced.report.sources.items():
+        assert tally.read == tally.kept + sum(tally.dropped.values()), family
+        entry = manifest.get(family)
+        if entry is not None and entry.format.startswith("openaddresses"):
+            assert tally.read == entry.records, family  # every published row was read
+
+
+@pytest.mark.parametrize(
+    ("country", "count"),
+    [
+        ("JP", 64_171),  # the README's unique addresses: ja and en variants merged
+        ("TW", 11_491),
+        ("CN", 1_416 - 15),  # 15 rows repeat a store address
+        ("PL", 1_348 - 14),  # Wrocław repeats 14 rows; postcodes 00-000 removed, rows kept
+        ("BE", 665),  # fr and nl variants merged
+        ("NL", 8),
+        ("IS", 15),
+        ("IT", 19),
+    ],
+)
+def test_counts_match_the_sources_after_validation_and_deduplication(
+    synced: Synced, country: str, count: int
+) -> None:
+    assert synced.report.countries[country].addresses == count
+
+
+@pytest.mark.parametrize(
+    ("family", "reason", "count"),
+    [
+        ("oa-us-ca-santa_clara", "missing_street", 173),  # point-only rows
+        ("oa-us-ca-santa_clara", "placeholder_text", 1),  # 123 FAKE ST, ANYTOWN
+        ("oa-us-ca-alameda", "placeholder_text", 1),
+        ("us-trumbull_county_oh-lbrs", "placeholder_number", 19),  # the publisher's -9
+        ("us-san_francisco_ca-eas", "placeholder_text", 5),  # street UNKNOWN
+        ("fr-paris-ban", "duplicate", 34),
+        ("gb-england-edubase_schools", "duplicate", 70),
+        ("us-alameda_county_ca-spad", "duplicate", 46),
+        ("us-berkeley_ca-parcels", "duplicate", 5),
+    ],
+)
+def test_the_report_says_why_rows_were_dropped(synced: Synced, family: str, reason: str, count: int) -> None:
+    assert synced.report.sources[family].dropped[reason] == count
+
+
+def test_placeholder_postcodes_are_removed_and_counted(synced: Synced) -> None:
+    catalog = synced.wired.stores.catalog
+    poland = catalog.active_snapshot("PL")
+    assert poland is not None
+    postcodes, _ = catalog.list_children(
+        poland.snapshot_id, poland.layout, "PL", LocationType.POSTCODE, limit=100
+    )
+    assert "00-000" not in {p["v"] for p in postcodes}
+    removed = sum(
+        synced.report.sources[f].removed_fields["postcode_placeholder"]
+        for f in ("pl-wroclaw-prg", "pl-gliwice-prg")
+    )
+    with_postcode = sum(p["c"] for p in postcodes)
+    assert removed + with_postcode == synced.report.countries["PL"].addresses
+    assert removed > 1_300  # nearly every PRG row says "not assigned"
+
+
+def _read(synced: Synced, path: str) -> Any:
+    deps.use(synced.wired)
+    issued = issue_token(synced.wired.stores.tokens, synced.wired.clock, scope="read")
+    with Client(app) as client:
+        response = client.http.get(path, headers=bearer(issued))
+    assert response.status_code == 200, response.body
+    return json.loads(response.body)["data"]
+
+
+def test_the_reports_agree_with_the_sync(synced: Synced) -> None:
+    published = {code: o.addresses for code, o in synced.report.countries.items()}
+    residential = {code: o.residential for code, o in synced.report.countries.items()}
+    countries = _read(synced, "/api/v1/countries")
+    assert {c["code"]: c["addressCount"] for c in countries} == published
+    assert {c["code"]: c["residentialCount"] for c in countries} == residential
+    assert all(a["available"] for a in _read(synced, "/api/v1/availability"))
+    coverage = _read(synced, "/api/v1/coverage")["countries"]
+    assert {c["countryCode"]: c["rules"]["total"]["current"] for c in coverage} == published
+    health = _read(synced, "/api/v1/data-health")
+    assert health["healthy"]
+    assert {c["code"]: c["count"] for c in health["countries"]} == published
+    incomplete = _read(synced, "/api/v1/coverage?includeComplete=false")["countries"]
+    assert all(not c["complete"] for c in incomplete)
+    assert len(incomplete) < len(coverage)
