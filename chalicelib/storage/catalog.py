@@ -8,6 +8,7 @@ Keys:
   L#<snap>#<shard>    | LOC#<location id>                      a location with its spans
   L#<snap>#<shard>    | KIDS#<parent>#<type>#<name key>#<id>   children of a parent, in name order
   L#<snap>#<shard>    | VAL#<type>#<hash of value key>#<id>    value (and alias) → location
+  L#<snap>#<shard>    | ALL#<type>#<search key>#<id>           every location of a type, by search key
 The shard is a hash of the location id, the parent, or the value, so one snapshot's catalog is
 deleted by querying its shards."""
 
@@ -25,7 +26,7 @@ from pynamodb.exceptions import PutError
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
-from chalicelib.domain.locations import LocationType, value_key
+from chalicelib.domain.locations import LocationType, search_key, value_key
 from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
 from chalicelib.errors import PublishConflict
 from chalicelib.storage._codecs import (
@@ -113,6 +114,12 @@ class CatalogStore:
         summary = dumps({"id": loc.id, "v": loc.value, "c": loc.count, "r": loc.residential_count})
         sort = f"KIDS#{parent}#{loc.type.value}#{value_key(loc.value)}#{loc.id}"
         yield self._model(_partition(snapshot_id, parent, shards), sort, doc=summary)
+        every = f"all:{loc.type.value}"
+        yield self._model(
+            _partition(snapshot_id, every, shards),
+            f"ALL#{loc.type.value}#{search_key(loc.value)}#{loc.id}",
+            doc=summary,
+        )
         for alias in sorted(loc.aliases):
             digest = _value_hash(loc.type, alias)
             yield self._model(
@@ -155,11 +162,30 @@ class CatalogStore:
     ) -> tuple[list[dict[str, Any]], str | None]:
         """One page of a parent's children in name order, and the sort key to continue after."""
         pk = _partition(snapshot_id, parent, layout.shards)
-        prefix = f"KIDS#{parent}#{kind.value}#"
+        return self._page(pk, f"KIDS#{parent}#{kind.value}#", limit, after)
+
+    def list_of_type(
+        self,
+        snapshot_id: str,
+        layout: Layout,
+        kind: LocationType,
+        *,
+        prefix: str = "",
+        limit: int,
+        after: str | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of every location of a type in search-key order, optionally those whose search
+        key starts with `prefix` (accent-, case- and width-insensitive)."""
+        pk = _partition(snapshot_id, f"all:{kind.value}", layout.shards)
+        return self._page(pk, f"ALL#{kind.value}#{search_key(prefix)}", limit, after)
+
+    def _page(
+        self, pk: str, sk_prefix: str, limit: int, after: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
         start = {"pk": {"S": pk}, "sk": {"S": after}} if after else None
         with storage_errors(self.table_name):
             result = self._model.query(
-                pk, self._model.sk.startswith(prefix), limit=limit, last_evaluated_key=start
+                pk, self._model.sk.startswith(sk_prefix), limit=limit, last_evaluated_key=start
             )
             items = list(result)
         last = result.last_evaluated_key
