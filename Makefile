@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,3 +52,6 @@ clean:
 ## Benchmarks (print ratios; never part of the pass/fail of make test).
 bench: install
 	$(BIN)/python -m bench.request_overhead
+
+bench-sync: install
+	$(BIN)/python -m bench.sync

@@ -60,25 +60,38 @@ def print_report(report: SyncReport, out: TextIO) -> None:
         ],
     )
     print(file=out)
-    _table(
-        out,
-        ("COUNTRY", "STATUS", "PUBLISHED", "RESIDENTIAL", "LOCATIONS", "WRITTEN", "DELETED", "SNAPSHOT"),
-        [
-            (
-                code,
-                o.status + (f" ({o.error})" if o.error else ""),
-                str(o.addresses),
-                str(o.residential),
-                str(o.locations),
-                str(o.items_written),
-                str(o.items_deleted),
-                o.snapshot_id or "-",
-            )
-            for code, o in sorted(report.countries.items())
-        ],
+    header = (
+        "COUNTRY",
+        "STATUS",
+        "READ",
+        "PUBLISHED",
+        "RESIDENTIAL",
+        "DROPPED BY REASON",
+        "LOCATIONS",
+        "WRITTEN",
+        "DELETED",
+        "SNAPSHOT",
     )
+    _table(out, header, [_country_row(report, code) for code in sorted(report.countries)])
     for issue in report.configuration_errors:
         print(f"configuration error: {issue.country or '-'} {issue.field}: {issue.message}", file=out)
+
+
+def _country_row(report: SyncReport, code: str) -> tuple[str, ...]:
+    o, rows = report.countries[code], report.country_tally(code)
+    status = o.status + (f" ({o.error})" if o.error else "")
+    return (
+        code,
+        status,
+        str(rows.read),
+        str(o.addresses),
+        str(o.residential),
+        _reasons(rows.dropped),
+        str(o.locations),
+        str(o.items_written),
+        str(o.items_deleted),
+        o.snapshot_id or "-",
+    )
 
 
 def _reasons(counts: dict[str, int]) -> str:

@@ -31,9 +31,11 @@ def test_cli_sync_prints_sources_and_countries_then_skips_when_unchanged(
     status, text = _cli("sync", "--manifest", manifest)
     assert status == 0
     lines = text.splitlines()
-    assert lines[0].split() == ["SOURCE", "READ", "KEPT", "DROPPED", "BY", "REASON", "FIELDS", "REMOVED"]
+    assert lines[0].startswith("Syncing from ")
+    assert lines[1].split() == ["SOURCE", "READ", "KEPT", "DROPPED", "BY", "REASON", "FIELDS", "REMOVED"]
     assert any(line.startswith("nl-countrywide-bag") and " 8 " in line for line in lines)
-    assert any(line.startswith("IS ") and "published" in line for line in lines)
+    is_row = next(line.split() for line in lines if line.startswith("IS "))
+    assert is_row[:5] == ["IS", "published", "15", "15", "0"]  # country, status, read, published, residential
 
     status, text = _cli("sync", "--manifest", manifest, "--if-changed")
     assert status == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.request_overhead import main
+from bench.sync import main as sync_bench
 from infra.local.dynamodb_local import java_available
 
 pytestmark = pytest.mark.integration
@@ -16,3 +17,12 @@ def test_request_overhead_bench_reports_ratios_and_request_counts() -> None:
     lines = main(runs=5)
     assert any(line.startswith("authenticated GET") for line in lines)
     assert lines[-1].endswith("1 {'UpdateItem': 1}")  # the rate counter is the only DynamoDB call
+
+
+def test_sync_bench_reports_rates_and_writes_per_address() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = sync_bench(["NL", "IS"])
+    assert lines[1].split()[-1] == "23"  # published addresses: NL 8 + IS 15
+    assert any(line.startswith("BatchWriteItem requests") and "per address" in line for line in lines)
+    assert sum("sync/bare" in line for line in lines) == 2

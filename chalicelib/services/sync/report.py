@@ -12,6 +12,7 @@ from chalicelib.services.sync.config import ConfigIssue
 
 @dataclass
 class SourceTally:
+    country: str = ""  # the manifest's country of the source
     read: int = 0
     kept: int = 0
     dropped: Counter[str] = field(default_factory=Counter)
@@ -40,8 +41,19 @@ class SyncReport:
     configuration_errors: list[ConfigIssue] = field(default_factory=list)
     fingerprint: str = ""
 
-    def tally(self, family: str) -> SourceTally:
-        return self.sources.setdefault(family, SourceTally())
+    def tally(self, family: str, country: str) -> SourceTally:
+        return self.sources.setdefault(family, SourceTally(country=country))
+
+    def country_tally(self, country: str) -> SourceTally:
+        """Rows read and dropped across the sources of one country."""
+        total = SourceTally(country=country)
+        for tally in self.sources.values():
+            if tally.country == country:
+                total.read += tally.read
+                total.kept += tally.kept
+                total.dropped.update(tally.dropped)
+                total.removed_fields.update(tally.removed_fields)
+        return total
 
     @property
     def ok(self) -> bool:
@@ -53,6 +65,7 @@ class SyncReport:
             "finishedAt": self.finished_at,
             "sources": {
                 k: {
+                    "country": t.country,
                     "read": t.read,
                     "kept": t.kept,
                     "dropped": dict(t.dropped),

@@ -143,7 +143,7 @@ def _read_group(
     progress: SyncProgress,
 ) -> Iterable[PublishedAddress]:
     context = SourceContext(group.family, group.primary, config.source(group.family))
-    tally = report.tally(group.family)
+    tally = report.tally(group.family, group.country)
     progress.source_started(group.family, group.primary.records)
     for raw in read_group(group, root):
         tally.read += 1

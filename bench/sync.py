@@ -1,0 +1,140 @@
+"""Sync throughput beside the bare writes it cannot avoid.
+
+One run against an in-memory DynamoDB Local: a full sync of shared/sources (or some countries), then
+bare BatchWriteItem loops writing the same number of items of the same size, on one thread and on
+as many threads as the sync's writers. Prints addresses per second, the ratio of the sync's write
+rate to the bare loops', and DynamoDB write requests and items per published address.
+
+    .venv/bin/python -m bench.sync [CC ...]
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from bench.harness import RequestCounter, bare_client, local_engine
+from chalicelib import deps
+from chalicelib.config import Settings
+from chalicelib.services.sync.report import SilentProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.storage._codecs import address_to_doc, dumps
+from chalicelib.storage.tables import create_missing_tables, snapshot_layout
+from infra.local.env import SHARED_MANIFEST
+
+WRITERS = 8
+BATCH = 25
+
+
+class PhaseClock(SilentProgress):
+    """Notes when the sync stops reading sources and starts writing."""
+
+    def __init__(self) -> None:
+        self.first_write: float | None = None
+
+    def country_stage(self, country: str, stage: str) -> None:
+        if stage.startswith("writing") and self.first_write is None:
+            self.first_write = time.perf_counter()
+
+
+def main(countries: list[str]) -> list[str]:
+    with RequestCounter() as counter, local_engine() as engine:
+        settings = Settings(
+            tokens_table="bench-tokens",
+            rate_limits_table="bench-rate",
+            pool_table="bench-pool",
+            catalog_table="bench-catalog",
+            dynamodb_endpoint=engine.endpoint,
+            log_level="WARNING",
+        )
+        wired = deps.build(settings)
+        create_missing_tables(wired.stores)
+        counter.reset()
+        phases = PhaseClock()
+        started = time.perf_counter()
+        report = run_sync(
+            SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None),
+            wired.pool_config,
+            pool=wired.stores.pool,
+            catalog=wired.stores.catalog,
+            clock=wired.clock,
+            layout_for=snapshot_layout,
+            progress=phases,
+        )
+        total = time.perf_counter() - started
+        calls = dict(counter.calls)
+        items = sum(o.items_written for o in report.countries.values())
+        doc = _sample_doc(wired, report)
+        bare = bare_client(engine.endpoint)
+        one = _bare_rate(bare, settings.pool_table, items, doc, threads=1)
+        many = _bare_rate(bare, settings.pool_table, items, doc, threads=WRITERS)
+    return _report(report, total, (phases.first_write or started) - started, calls, items, one, many)
+
+
+def _sample_doc(wired: deps.Dependencies, report: SyncReport) -> str:
+    """A real stored address document, so bare items weigh what the sync's do."""
+    country = max(report.countries.values(), key=lambda o: o.addresses).country
+    active = wired.stores.catalog.active_snapshot(country)
+    assert active is not None
+    address = wired.stores.pool.get_by_ordinal(active.snapshot_id, active.layout, 0)
+    assert address is not None
+    return dumps(address_to_doc(address))
+
+
+def _bare_rate(client: Any, table: str, items: int, doc: str, *, threads: int) -> float:
+    def write(start: int) -> None:
+        for first in range(start * BATCH, items, BATCH * threads):
+            requests = [
+                {
+                    "PutRequest": {
+                        "Item": {
+                            "pk": {"S": f"BARE#{threads}#{i % 97}"},
+                            "sk": {"S": str(i)},
+                            "doc": {"S": doc},
+                        }
+                    }
+                }
+                for i in range(first, min(first + BATCH, items))
+            ]
+            pending = {table: requests}
+            while pending:
+                pending = client.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(write, range(threads)))
+    return items / (time.perf_counter() - started)
+
+
+def _report(
+    report: SyncReport,
+    total: float,
+    reading: float,
+    calls: dict[str, int],
+    items: int,
+    one: float,
+    many: float,
+) -> list[str]:
+    published = sum(o.addresses for o in report.countries.values())
+    writing = total - reading
+    sync_rate = items / writing if writing else 0.0
+    return [
+        f"sync of {len(report.countries)} countries into DynamoDB Local (in memory), {platform.machine()}, "
+        f"CPython {platform.python_version()}, {WRITERS} writers",
+        f"published addresses            {published}",
+        f"items written                  {items}  ({items / published:.2f} per address)",
+        f"BatchWriteItem requests        {calls.get('BatchWriteItem', 0)}  "
+        f"({calls.get('BatchWriteItem', 0) / published:.3f} per address)",
+        f"sync total                     {total:.1f} s  = {published / total:.0f} addresses/s",
+        f"  reading, validating, building {reading:.1f} s",
+        f"  writing and publishing        {writing:.1f} s  = {sync_rate:.0f} items/s",
+        f"bare BatchWriteItem, 1 thread  {one:.0f} items/s  -> sync/bare {sync_rate / one:.2f}",
+        f"bare BatchWriteItem, {WRITERS} threads {many:.0f} items/s  -> sync/bare {sync_rate / many:.2f}",
+    ]
+
+
+if __name__ == "__main__":
+    print("\n".join(main([c.upper() for c in sys.argv[1:]])))
