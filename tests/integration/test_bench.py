@@ -7,6 +7,7 @@ import pytest
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
 from infra.local.dynamodb_local import java_available
+from tests.support.factories import SOURCES
 
 pytestmark = pytest.mark.integration
 
@@ -19,6 +20,7 @@ def test_request_overhead_bench_reports_ratios_and_request_counts() -> None:
     assert lines[-1].endswith("1 {'UpdateItem': 1}")  # the rate counter is the only DynamoDB call
 
 
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 def test_sync_bench_reports_rates_and_writes_per_address() -> None:
     if not java_available():
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
