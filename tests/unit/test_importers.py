@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import bz2
+import gzip
 from collections import Counter
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -86,6 +89,15 @@ def test_osm_reads_nodes_ways_and_relations_once(name: str, count: int, kinds: d
     assert len(records) == count  # the manifest's count of address objects
     assert Counter(r.record_id.split("/")[0] for r in records) == kinds
     assert len({r.record_id for r in records}) == count
+
+
+def test_osm_xml_compressed_with_bzip2(tmp_path: Path) -> None:
+    """.osm.bz2 is a published OSM format too; the same real extract, recompressed."""
+    xml = gzip.decompress((SOURCES / "osm/monaco-mc.osm.gz").read_bytes())
+    target = tmp_path / "monaco-mc.osm.bz2"
+    target.write_bytes(bz2.compress(xml))
+    records = list(read_osm(target, source_id="s", country="MC", language="fr"))
+    assert len(records) == 22
 
 
 def test_osm_country_tag_wins_over_the_extract() -> None:
