@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from typing import TypeVar
 
@@ -80,6 +81,22 @@ def ping(model: type[Model]) -> None:
     range_key = _PING_KEY if model._range_keyname else None
     with storage_errors(model.Meta.table_name), suppress(model.DoesNotExist):
         model.get(_PING_KEY, range_key)
+
+
+def delete_partitions(model: type[Model], partition_keys: list[str], *, workers: int) -> int:
+    """Delete every item under these partition keys (queried, never scanned), in parallel; returns
+    how many were deleted."""
+
+    def delete(pk: str) -> int:
+        deleted = 0
+        with storage_errors(model.Meta.table_name), model.batch_write() as batch:
+            for item in model.query(pk, attributes_to_get=["pk", "sk"]):
+                batch.delete(item)
+                deleted += 1
+        return deleted
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return sum(pool.map(delete, partition_keys))
 
 
 def ensure_table(model: type[Model]) -> bool:

@@ -37,7 +37,14 @@ from chalicelib.storage._codecs import (
     location_from_doc,
     location_to_doc,
 )
-from chalicelib.storage._dynamo import bind, ensure_table, is_condition_failure, ping, storage_errors
+from chalicelib.storage._dynamo import (
+    bind,
+    delete_partitions,
+    ensure_table,
+    is_condition_failure,
+    ping,
+    storage_errors,
+)
 
 LOCATIONS_PER_SHARD = 2000
 _POINTERS = "POINTERS"
@@ -193,16 +200,7 @@ class CatalogStore:
 
     def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int:
         partitions = [f"L#{snapshot_id}#{s}" for s in range(layout.shards)]
-        with ThreadPoolExecutor(max_workers=self._writers) as pool:
-            return sum(pool.map(self._delete_partition, partitions))
-
-    def _delete_partition(self, pk: str) -> int:
-        deleted = 0
-        with storage_errors(self.table_name), self._model.batch_write() as batch:
-            for item in self._model.query(pk, attributes_to_get=["pk", "sk"]):
-                batch.delete(item)
-                deleted += 1
-        return deleted
+        return delete_partitions(self._model, partitions, workers=self._writers)
 
     # --- snapshots and pointers ------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from chalicelib.config import TableSettings
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout
 from chalicelib.storage._codecs import address_from_doc, address_to_doc, dumps, loads
-from chalicelib.storage._dynamo import bind, ensure_table, ping, storage_errors
+from chalicelib.storage._dynamo import bind, delete_partitions, ensure_table, ping, storage_errors
 
 ITEMS_PER_BUCKET = 1000
 _ORDINAL_WIDTH = 12
@@ -100,16 +100,7 @@ class PoolStore:
     def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
         """Delete every item of a snapshot, bucket by bucket; returns items deleted."""
         partitions = [f"{kind}#{snapshot_id}#{b}" for kind in ("O", "I") for b in range(layout.buckets)]
-        with ThreadPoolExecutor(max_workers=self._writers) as pool:
-            return sum(pool.map(self._delete_partition, partitions))
-
-    def _delete_partition(self, pk: str) -> int:
-        deleted = 0
-        with storage_errors(self.table_name), self._model.batch_write() as batch:
-            for item in self._model.query(pk, attributes_to_get=["pk", "sk"]):
-                batch.delete(item)
-                deleted += 1
-        return deleted
+        return delete_partitions(self._model, partitions, workers=self._writers)
 
     def count_items(self, snapshot_id: str, layout: Layout) -> int:
         """How many items a snapshot holds (for tests and the sync report)."""
