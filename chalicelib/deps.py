@@ -9,6 +9,8 @@ from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
 from chalicelib.config import Settings, get_settings
 from chalicelib.services.auth import CachedTokens
+from chalicelib.services.generation.catalog_cache import CachedCatalog
+from chalicelib.services.generation.service import Sources
 from chalicelib.services.snapshots import ActiveSnapshots
 from chalicelib.services.sync.config import PoolConfig, load_pool_config
 from chalicelib.storage.tables import Stores, build_stores
@@ -21,7 +23,11 @@ class Dependencies:
     stores: Stores
     tokens: CachedTokens  # the request path reads tokens through this cache
     snapshots: ActiveSnapshots  # and the active-snapshot pointers through this one
+    catalog: CachedCatalog  # and the published catalog, immutable per snapshot
     pool_config: PoolConfig
+
+    def generation_sources(self) -> Sources:
+        return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
 
 
 def build(
@@ -35,6 +41,7 @@ def build(
         stores=stores,
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
         snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
+        catalog=CachedCatalog(stores.catalog),
         pool_config=pool_config or load_pool_config(),
     )
 

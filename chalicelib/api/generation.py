@@ -2,21 +2,51 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from chalice.app import Blueprint
 
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.addresses import (
+    Address,
+    AddressData,
     AddressPath,
     AddressResponse,
+    BatchData,
     BatchRequest,
     BatchResponse,
+    Components,
+    Coordinates,
+    GeneratedAddress,
+    GenerateData,
     GenerateQuery,
     GenerateResponse,
+    LocationFilters,
+    Phone,
+    SourceRef,
+    TestProfile,
 )
 from chalicelib.api.pending import not_yet_available
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
+from chalicelib.errors import ErrorDetail, InvalidRequest
+from chalicelib.services.generation import service
+from chalicelib.services.generation.profiles import TestProfile as DomainProfile
+from chalicelib.services.generation.selection import Filters
 
 generation = Blueprint(__name__)
+
+_GENERATE_NOTES = """\
+Exactly uniform over every published address matching the filters (one DynamoDB read). A location
+filter may be given as its value (case-insensitive; ISO codes and other spellings also match) or its
+stable ID; both forms select the same set, and giving both requires they agree. `residential`
+defaults to true for CN. With `seed`, the same request returns the same address and profile for as
+long as the same snapshot (`snapshotId`) is active. `q` must occur in the address (case-, accent- and
+width-insensitive); it examines up to 300 matching addresses from a uniformly random start.
+`strategy=instant` is served exactly like `random`, which is already a single read. 404
+NO_POOL_COVERAGE: no published pool for the country, an unknown location value or ID, or no address
+left after the filters."""
 
 
 @endpoint(
@@ -27,15 +57,31 @@ generation = Blueprint(__name__)
         name="generateAddress",
         tag="generation",
         summary="One published address matching the filters, with a fictitious test profile",
+        description=_GENERATE_NOTES,
         response=GenerateResponse,
         scope=Scope.GENERATE,
         query=GenerateQuery,
         errors=(404,),
-        implemented=False,
     ),
 )
 def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
-    raise not_yet_available("generate")
+    query = call.query
+    _check_mode(query.mode, query.ip)
+    outcome = service.generate(
+        _filters(query, query.country, query.residential),
+        call.dependencies.generation_sources(),
+        seed=query.seed,
+    )
+    return GenerateResponse(
+        data=GenerateData(
+            request_id=query.request_id,
+            country=query.country,
+            mode="address",
+            sources_tried=outcome.sources_tried,
+            snapshot_id=outcome.snapshot.snapshot_id,
+            result=_generated(outcome.results[0]),
+        )
+    )
 
 
 @endpoint(
@@ -46,15 +92,34 @@ def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
         name="generateBatch",
         tag="generation",
         summary="Up to 50 published addresses matching the filters, each with a test profile",
+        description="Filters and seeds work as for /generate. With unique (default) no address repeats; "
+        "excludeAddressIds are never returned; when fewer addresses match than requested, all of them "
+        "are returned and returnedCount < requestedCount.",
         response=BatchResponse,
         scope=Scope.GENERATE,
         body=BatchRequest,
         errors=(404,),
-        implemented=False,
     ),
 )
 def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:
-    raise not_yet_available("batch generation")
+    body = call.body
+    request = service.BatchRequest(
+        count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
+    )
+    filters = _filters(body.filters, body.filters.country, body.filters.residential)
+    outcome = service.generate_batch(
+        filters, call.dependencies.generation_sources(), request, seed=body.options.seed
+    )
+    return BatchResponse(
+        data=BatchData(
+            request_id=body.options.request_id,
+            requested_count=body.count,
+            returned_count=len(outcome.results),
+            unique=body.options.unique,
+            snapshot_id=outcome.snapshot.snapshot_id,
+            results=[_generated(g) for g in outcome.results],
+        )
+    )
 
 
 @endpoint(
@@ -65,12 +130,69 @@ def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:
         name="getAddress",
         tag="generation",
         summary="A currently published address by its ID",
+        description="404 ADDRESS_NOT_FOUND for an ID that is not in the active snapshot of its country "
+        "(including an address that left the pool in a later snapshot).",
         response=AddressResponse,
         scope=Scope.READ,
         path_params=AddressPath,
         errors=(404,),
-        implemented=False,
     ),
 )
 def get_address(call: Call[None, None]) -> AddressResponse:
-    raise not_yet_available("address lookup")
+    address, _ = service.get_address(call.path["id"], call.dependencies.generation_sources())
+    return AddressResponse(data=AddressData(address=address_out(address)))
+
+
+def _check_mode(mode: str | None, ip: str | None) -> None:
+    if mode == "ip-region":
+        raise not_yet_available("mode=ip-region")
+    if ip is not None:
+        raise InvalidRequest(
+            "ip is only used with mode=ip-region", (ErrorDetail("ip", "needs mode=ip-region"),)
+        )
+
+
+_LEVELS = (
+    (LocationType.REGION, "region", "region_id"),
+    (LocationType.CITY, "city", "city_id"),
+    (LocationType.DISTRICT, "district", "district_id"),
+    (LocationType.POSTCODE, "postcode", "postcode_id"),
+)
+
+
+def _filters(source: LocationFilters, country: str, residential: bool | None) -> Filters:
+    values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
+    ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
+    return Filters(country=country, values=values, ids=ids, q=source.q, residential=residential)
+
+
+def _generated(g: service.Generated) -> GeneratedAddress:
+    return GeneratedAddress(address=address_out(g.address), profile=_profile(g.profile))
+
+
+def address_out(a: PublishedAddress) -> Address:
+    return Address(
+        id=a.id,
+        country_code=a.country,
+        match_level=a.match_level.value,
+        property_type=a.property_type.value,
+        formatted_address=a.formatted,
+        components=Components(**asdict(a.components)),
+        coordinates=Coordinates(latitude=a.lat, longitude=a.lon),
+        source=SourceRef(
+            id=a.provenance.source_id, license=a.provenance.license, attribution=a.provenance.attribution
+        ),
+        derived=list(a.derived),
+    )
+
+
+def _profile(p: DomainProfile) -> TestProfile:
+    return TestProfile(
+        given_name=p.given_name,
+        family_name=p.family_name,
+        full_name=p.full_name,
+        gender=p.gender,
+        date_of_birth=p.date_of_birth,
+        email=p.email,
+        phone=Phone(number=p.phone.number, dialable=p.phone.dialable, note=p.phone.note),
+    )

@@ -86,6 +86,16 @@ class PoolStore:
     def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None:
         return self._get(*_ordinal_key(snapshot_id, layout.buckets, ordinal))
 
+    def get_many_by_ordinal(
+        self, snapshot_id: str, layout: Layout, ordinals: Sequence[int]
+    ) -> dict[int, PublishedAddress]:
+        """Many addresses by ordinal with BatchGetItem (100 keys a request; PynamoDB retries what
+        DynamoDB leaves unprocessed)."""
+        keys = [_ordinal_key(snapshot_id, layout.buckets, o) for o in dict.fromkeys(ordinals)]
+        with storage_errors(self.table_name):
+            items = list(self._model.batch_get(keys))
+        return {int(item.sk): address_from_doc(loads(item.doc)) for item in items}
+
     def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None:
         return self._get(*_id_key(snapshot_id, layout.buckets, address_id))
 

@@ -18,7 +18,7 @@ READ_ENDPOINTS = [
     ("/api/v1/locations/search", 501),
     ("/api/v1/locations/hierarchy?country=US&childType=region", 501),
     ("/api/v1/coverage", 200),
-    ("/api/v1/addresses/some-id", 501),
+    ("/api/v1/addresses/some-id", 404),
     ("/api/v1/data-health", 200),
 ]
 
@@ -100,4 +100,5 @@ def test_read_token_on_generate_endpoint_is_403(
     assert error_of(response)["code"] == "FORBIDDEN"
     generate = issue_token(dependencies.stores.tokens, clock, scope="generate")
     headers = {**bearer(generate), "Content-Type": "application/json"}
-    assert client.http.request(method, path, headers=headers, body=body).status_code == 501
+    # Past auth and scope: an empty pool has no coverage; translation is served by a later issue.
+    assert client.http.request(method, path, headers=headers, body=body).status_code in (404, 501)

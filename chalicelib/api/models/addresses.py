@@ -58,6 +58,10 @@ class Address(ApiModel):
     components: Components
     coordinates: Coordinates
     source: SourceRef
+    derived: list[str] = Field(
+        default_factory=list,
+        description="Components filled from a gazetteer or the source's area rather than the source row",
+    )
 
 
 class Phone(ApiModel):
@@ -89,13 +93,13 @@ class LocationFilters(ApiModel):
     district_id: Id | None = None
     postcode: Value | None = None
     postcode_id: Id | None = None
+    q: Value | None = Field(default=None, description="Text that must occur in the address")
 
 
 class GenerateQuery(LocationFilters, QueryModel):
     country: CountryCode = "US"
     mode: Literal["ip-region"] | None = None
     ip: IpText | None = None
-    q: Value | None = None
     strategy: Strategy = "random"
     residential: bool | None = Field(default=None, description="Default true for CN, else false")
     seed: Value | None = None
@@ -122,7 +126,6 @@ class GenerateResponse(ApiModel):
 
 class BatchFilters(LocationFilters, BodyModel):
     country: CountryCode
-    q: Value | None = None
     residential: bool | None = None
 
 

@@ -1,0 +1,1 @@
+"""Generation: exact uniform draws from a country's published snapshot, with fictitious profiles."""

@@ -1,0 +1,122 @@
+"""Filters → the ordinal ranges of the matching published addresses.
+
+Each location filter (value or stable id, for region, city, district, postcode) names catalog
+locations; the most specific level's spans are kept where their ancestors agree with the coarser
+filters. The result is a short list of ordinal ranges: a uniform draw over them is exact."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from chalicelib.domain.locations import LocationType
+from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span
+from chalicelib.errors import ErrorDetail, NoPoolCoverage
+
+# Most specific last: the last level given decides the spans, the others filter them.
+LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
+RESIDENTIAL_BY_DEFAULT = frozenset({"CN"})
+
+
+@dataclass(frozen=True)
+class Filters:
+    country: str
+    values: dict[LocationType, str] = field(default_factory=dict)
+    ids: dict[LocationType, str] = field(default_factory=dict)
+    q: str | None = None
+    residential: bool | None = None
+
+    @property
+    def wants_residential(self) -> bool:
+        return self.residential if self.residential is not None else self.country in RESIDENTIAL_BY_DEFAULT
+
+
+class CatalogReader(Protocol):
+    def get_location(self, snapshot: PublishedSnapshot, location_id: str) -> Location | None: ...
+    def find_locations(
+        self, snapshot: PublishedSnapshot, kind: LocationType, value: str
+    ) -> list[Location]: ...
+
+
+@dataclass(frozen=True)
+class Selection:
+    snapshot: PublishedSnapshot
+    ranges: tuple[Range, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(r.size for r in self.ranges)
+
+    def ordinal_at(self, k: int) -> int:
+        """The k-th matching ordinal (0 <= k < total)."""
+        for r in self.ranges:
+            if k < r.size:
+                return r.start + k
+            k -= r.size
+        raise IndexError(k)
+
+
+def select(filters: Filters, snapshot: PublishedSnapshot, catalog: CatalogReader) -> Selection:
+    chosen: dict[LocationType, list[Location]] = {}
+    for kind in LEVELS:
+        locations = _locations(filters, kind, snapshot, catalog)
+        if locations is not None:
+            chosen[kind] = locations
+    spans = _spans(chosen, snapshot)
+    ranges = (
+        [s.residential for s in spans]
+        if filters.wants_residential
+        else [r for s in spans for r in (s.residential, s.other)]
+    )
+    selection = Selection(snapshot, tuple(r for r in ranges if r.size))
+    if selection.total == 0:
+        what = "residential addresses" if filters.wants_residential else "addresses"
+        raise NoPoolCoverage(f"no published {what} in {filters.country} match these filters")
+    return selection
+
+
+def _locations(
+    filters: Filters, kind: LocationType, snapshot: PublishedSnapshot, catalog: CatalogReader
+) -> list[Location] | None:
+    value, location_id = filters.values.get(kind), filters.ids.get(kind)
+    if value is None and location_id is None:
+        return None
+    found: dict[str, Location] | None = None
+    if location_id is not None:
+        location = catalog.get_location(snapshot, location_id)
+        if location is None or location.type is not kind:
+            raise _unknown(
+                kind, f"{kind.value}Id", f"no {kind.value} with id {location_id} in {filters.country}"
+            )
+        found = {location.id: location}
+    if value is not None:
+        named = {loc.id: loc for loc in catalog.find_locations(snapshot, kind, value)}
+        if not named:
+            raise _unknown(
+                kind, kind.value, f"no {kind.value} {value!r} in the published pool of {filters.country}"
+            )
+        found = named if found is None else {k: v for k, v in found.items() if k in named}
+        if not found:
+            raise _unknown(kind, kind.value, f"{kind.value}Id and {kind.value} name different {kind.value}s")
+    return list(found.values()) if found else None
+
+
+def _unknown(kind: LocationType, field_name: str, message: str) -> NoPoolCoverage:
+    return NoPoolCoverage(message, (ErrorDetail(field_name, message),))
+
+
+def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapshot) -> list[Span]:
+    if not chosen:
+        residential = snapshot.residential_count
+        return [Span(Range(0, residential), Range(residential, snapshot.count))]
+    finest = [kind for kind in LEVELS if kind in chosen][-1]
+    spans = [span for location in chosen[finest] for span in location.spans]
+    for kind, attribute in (
+        (LocationType.REGION, "region_id"),
+        (LocationType.CITY, "city_id"),
+        (LocationType.DISTRICT, "district_id"),
+    ):
+        if kind in chosen and kind is not finest:
+            allowed = {loc.id for loc in chosen[kind]}
+            spans = [s for s in spans if getattr(s, attribute) in allowed]
+    return spans

@@ -1,0 +1,125 @@
+"""The generation use cases: one address, a batch, and lookup by id, each with the snapshot that
+served it. Both strategies draw exactly uniformly with one read per address: `random` is already
+the cheapest possible draw, so `instant` is accepted and served the same way."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.errors import AddressNotFound, NoPoolCoverage
+from chalicelib.services.generation.draws import Q_WINDOW, draw_batch, make_rng, window_matches
+from chalicelib.services.generation.profiles import TestProfile, make_profile
+from chalicelib.services.generation.selection import CatalogReader, Filters, select
+
+
+class AddressReader(Protocol):
+    def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None: ...
+    def get_many_by_ordinal(
+        self, snapshot_id: str, layout: Layout, ordinals: Sequence[int]
+    ) -> dict[int, PublishedAddress]: ...
+    def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None: ...
+
+
+class ActiveSnapshotReader(Protocol):
+    def get(self, country: str) -> PublishedSnapshot | None: ...
+
+
+@dataclass(frozen=True)
+class Sources:
+    snapshots: ActiveSnapshotReader
+    catalog: CatalogReader
+    pool: AddressReader
+
+
+@dataclass(frozen=True)
+class Generated:
+    address: PublishedAddress
+    profile: TestProfile
+
+
+@dataclass(frozen=True)
+class Outcome:
+    snapshot: PublishedSnapshot
+    results: list[Generated]
+
+    @property
+    def sources_tried(self) -> list[str]:
+        return sorted({g.address.provenance.source_id for g in self.results})
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    count: int
+    unique: bool = True
+    excluded: frozenset[str] = frozenset()
+
+
+def generate(filters: Filters, sources: Sources, *, seed: str | None) -> Outcome:
+    outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed)
+    if not outcome.results:  # only a q search can come back empty
+        raise NoPoolCoverage(
+            f"no published address in {filters.country} matching these filters contains {filters.q!r} "
+            f"(up to {Q_WINDOW} matching addresses are examined)"
+        )
+    return outcome
+
+
+def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *, seed: str | None) -> Outcome:
+    snapshot = _active(filters.country, sources)
+    selection = select(filters, snapshot, sources.catalog)
+    # The seed hashes what the filters select, not how they were written: a value and its stable id,
+    # or an ISO code and a name, draw the same addresses.
+    ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
+    parts = (
+        snapshot.snapshot_id,
+        ranges,
+        filters.q or "",
+        str(request.count),
+        str(request.unique),
+        *sorted(request.excluded),
+    )
+    rng = make_rng(seed, *parts)
+
+    def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
+        return sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals)
+
+    if filters.q:
+        addresses = _from_matches(window_matches(selection, rng, fetch, filters.q), rng, request)
+    else:
+        addresses = draw_batch(
+            selection, rng, fetch, count=request.count, unique=request.unique, excluded=request.excluded
+        )
+    results = [Generated(a, make_profile(a.country, rng.getrandbits(63))) for a in addresses]
+    return Outcome(snapshot, results)
+
+
+def _from_matches(
+    matches: list[PublishedAddress], rng: random.Random, request: BatchRequest
+) -> list[PublishedAddress]:
+    allowed = [a for a in matches if a.id not in request.excluded]
+    if request.unique:
+        return rng.sample(allowed, min(request.count, len(allowed)))
+    return [rng.choice(allowed) for _ in range(request.count)] if allowed else []
+
+
+def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, PublishedSnapshot]:
+    """A currently published address: its id names its country, whose active snapshot is read."""
+    country = address_id.split("-", 1)[0].upper()
+    snapshot = sources.snapshots.get(country) if len(country) == 2 else None
+    if snapshot is not None:
+        address = sources.pool.get_by_id(snapshot.snapshot_id, snapshot.layout, address_id)
+        if address is not None:
+            return address, snapshot
+    raise AddressNotFound(f"no currently published address has id {address_id}")
+
+
+def _active(country: str, sources: Sources) -> PublishedSnapshot:
+    snapshot = sources.snapshots.get(country)
+    if snapshot is None or snapshot.count == 0:
+        raise NoPoolCoverage(f"no published pool for country {country}")
+    return snapshot

@@ -1,0 +1,290 @@
+"""Generation through the real app on moto, over real sources synced once for the module."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from chalice.test import Client
+from moto import mock_aws
+
+from app import app
+from chalicelib import deps
+from chalicelib.domain.locations import LocationType
+from chalicelib.storage.tables import create_missing_tables
+from tests.support.factories import SOURCES, bearer, issue_token, make_settings
+from tests.support.fakes import FakeClock
+from tests.support.sync import sync, write_manifest
+
+pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+
+SYNCED = [
+    "pl-gliwice-prg",
+    "pl-wroclaw-prg",
+    "osm-liechtenstein-li",
+    "nl-countrywide-bag",
+    "cn-countrywide-starbucks",
+]
+RESERVED_DOMAINS = {"example.com", "example.net", "example.org"}
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
+    with pytest.MonkeyPatch.context() as env, mock_aws():
+        for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"):
+            env.delenv(name, raising=False)
+        env.setenv("AWS_ACCESS_KEY_ID", "testing")
+        env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+        env.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        wired = deps.build(make_settings(), FakeClock())
+        create_missing_tables(wired.stores)
+        sync(wired, write_manifest(tmp_path_factory.mktemp("gen"), SYNCED))
+        yield wired
+
+
+@pytest.fixture
+def api(pool: deps.Dependencies) -> Iterator[Api]:
+    deps.use(pool)
+    with Client(app) as client:
+        yield Api(client, bearer(issue_token(pool.stores.tokens, pool.clock, rate_per_minute=100_000)))
+
+
+class Api:
+    def __init__(self, client: Client, auth: dict[str, str]) -> None:
+        self.client, self.auth = client, auth
+
+    def get(self, path: str, status: int = 200) -> Any:
+        response = self.client.http.get(path, headers=self.auth)
+        assert response.status_code == status, response.body
+        return json.loads(response.body)
+
+    def batch(self, body: dict[str, Any], status: int = 200) -> Any:
+        headers = {**self.auth, "Content-Type": "application/json"}
+        response = self.client.http.post(
+            "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
+        )
+        assert response.status_code == status, response.body
+        return json.loads(response.body)
+
+
+def _location_id(pool: deps.Dependencies, country: str, kind: LocationType, value: str) -> str:
+    active = pool.stores.catalog.active_snapshot(country)
+    assert active is not None
+    (found,) = pool.stores.catalog.find_location_ids(active.snapshot_id, active.layout, kind, value)
+    return found
+
+
+def test_generate_returns_a_published_address_with_profile_and_provenance(api: Api) -> None:
+    data = api.get("/api/v1/generate?country=PL&requestId=trace-1")["data"]
+    assert (data["requestId"], data["country"], data["mode"]) == ("trace-1", "PL", "address")
+    address = data["result"]["address"]
+    assert address["countryCode"] == "PL"
+    assert address["matchLevel"] == "houseNumber"
+    assert address["source"]["id"] in data["sourcesTried"]
+    assert address["source"]["attribution"].startswith("Źródło")
+    assert data["snapshotId"]
+    assert set(data["result"]["profile"]) == {
+        "givenName",
+        "familyName",
+        "fullName",
+        "gender",
+        "dateOfBirth",
+        "email",
+        "phone",
+    }
+
+
+@pytest.mark.parametrize(
+    ("query", "component", "expected"),
+    [
+        ("region=Śląskie", "regionCode", "PL-24"),
+        ("region=pl-02", "regionCode", "PL-02"),
+        ("city=WROCŁAW", "city", "Wrocław"),
+        ("district=Gliwice", "district", "Gliwice"),
+    ],
+)
+def test_each_location_filter_keeps_draws_inside_it(
+    api: Api, query: str, component: str, expected: str
+) -> None:
+    for seed in range(10):
+        address = api.get(f"/api/v1/generate?country=PL&{query}&seed=s{seed}")["data"]["result"]["address"]
+        assert address["components"][component] == expected
+
+
+def test_postcode_filter_and_short_batches(api: Api, pool: deps.Dependencies) -> None:
+    body = {"count": 50, "filters": {"country": "LI", "postcode": "9490"}}
+    data = api.batch(body)["data"]
+    assert 0 < data["returnedCount"] < data["requestedCount"] == 50  # every match, fewer than asked
+    assert {r["address"]["components"]["postcode"] for r in data["results"]} == {"9490"}
+    assert len({r["address"]["id"] for r in data["results"]}) == data["returnedCount"]
+
+
+def test_an_id_and_its_value_select_the_same_addresses(api: Api, pool: deps.Dependencies) -> None:
+    city_id = _location_id(pool, "PL", LocationType.CITY, "Gliwice")
+    by_value = api.batch(
+        {"count": 20, "filters": {"country": "PL", "city": "Gliwice"}, "options": {"seed": "x"}}
+    )
+    by_id = api.batch(
+        {"count": 20, "filters": {"country": "PL", "cityId": city_id}, "options": {"seed": "x"}}
+    )
+    both = api.batch(
+        {
+            "count": 20,
+            "filters": {"country": "PL", "city": "gliwice", "cityId": city_id},
+            "options": {"seed": "x"},
+        }
+    )
+    ids = [[r["address"]["id"] for r in b["data"]["results"]] for b in (by_value, by_id, both)]
+    assert ids[0] == ids[1] == ids[2]
+
+
+def test_q_must_occur_in_the_address(api: Api) -> None:
+    for seed in range(5):  # 44 of 1,334 Polish addresses: found among the 300 positions examined
+        address = api.get(f"/api/v1/generate?country=PL&q=szewska&seed=q{seed}")["data"]["result"]["address"]
+        assert "szewska" in address["components"]["street"].lower()
+    for seed in range(5):  # a selection of 300 or fewer is searched exhaustively: one match is always found
+        address = api.get(f"/api/v1/generate?country=NL&q=GALVANI&seed=g{seed}")["data"]["result"]["address"]
+        assert address["components"]["street"] == "Galvanistraat"
+    error = api.get("/api/v1/generate?country=NL&q=zzzzzz", status=404)["error"]
+    assert error["code"] == "NO_POOL_COVERAGE"
+
+
+def test_seeds_reproduce_across_two_app_instances(pool: deps.Dependencies) -> None:
+    def run() -> tuple[Any, Any]:
+        deps.use(deps.build(pool.settings, FakeClock(), pool.pool_config))  # a fresh process's wiring
+        with Client(app) as client:
+            auth = {**bearer(issue_token(pool.stores.tokens, pool.clock)), "Content-Type": "application/json"}
+            one = json.loads(client.http.get("/api/v1/generate?country=LI&seed=abc", headers=auth).body)[
+                "data"
+            ]
+            body = json.dumps(
+                {"count": 10, "filters": {"country": "LI"}, "options": {"seed": "abc"}}
+            ).encode()
+            many = json.loads(client.http.post("/api/v1/generate/batch", headers=auth, body=body).body)[
+                "data"
+            ]
+        return one["result"], [r["address"]["id"] for r in many["results"]]
+
+    assert run() == run()
+
+
+def test_unseeded_draws_vary(api: Api) -> None:
+    ids = {api.get("/api/v1/generate?country=LI")["data"]["result"]["address"]["id"] for _ in range(10)}
+    assert len(ids) > 1
+
+
+def test_batches_are_unique_and_respect_exclusions(api: Api) -> None:
+    first = api.batch({"count": 50, "filters": {"country": "LI"}, "options": {"seed": "u"}})["data"]
+    ids = [r["address"]["id"] for r in first["results"]]
+    assert len(ids) == len(set(ids)) == 50
+    second = api.batch(
+        {"count": 50, "filters": {"country": "LI"}, "options": {"seed": "u"}, "excludeAddressIds": ids}
+    )
+    assert not set(ids) & {r["address"]["id"] for r in second["data"]["results"]}
+    assert second["data"]["returnedCount"] == 50
+
+
+def test_excluding_everything_returns_nothing_not_an_error(api: Api) -> None:
+    everything = api.batch({"count": 50, "filters": {"country": "NL"}})["data"]["results"]
+    assert len(everything) == 8
+    ids = [r["address"]["id"] for r in everything]
+    data = api.batch({"count": 5, "filters": {"country": "NL"}, "excludeAddressIds": ids})["data"]
+    assert (data["requestedCount"], data["returnedCount"], data["results"]) == (5, 0, [])
+
+
+def test_non_unique_batches_may_repeat(api: Api) -> None:
+    data = api.batch({"count": 50, "filters": {"country": "NL"}, "options": {"unique": False, "seed": "r"}})[
+        "data"
+    ]
+    assert data["returnedCount"] == 50
+    assert len({r["address"]["id"] for r in data["results"]}) <= 8
+
+
+def test_draws_are_uniform(api: Api) -> None:
+    """Chi-square over 800 seeded draws from the 8 published Dutch addresses."""
+    draws = Counter(
+        api.get(f"/api/v1/generate?country=NL&seed=u{i}")["data"]["result"]["address"]["id"]
+        for i in range(800)
+    )
+    assert len(draws) == 8
+    expected = 800 / 8
+    chi_square = sum((n - expected) ** 2 / expected for n in draws.values())
+    assert chi_square < 24.32  # the 0.999 quantile for 7 degrees of freedom
+
+
+def test_residential_filter_and_the_cn_default(api: Api) -> None:
+    for seed in range(5):
+        address = api.get(f"/api/v1/generate?country=LI&residential=true&seed=r{seed}")["data"]["result"][
+            "address"
+        ]
+        assert address["propertyType"] == "residential"
+    error = api.get("/api/v1/generate?country=CN", status=404)["error"]  # CN defaults to residential
+    assert (error["code"], "residential" in error["message"]) == ("NO_POOL_COVERAGE", True)
+    address = api.get("/api/v1/generate?country=CN&residential=false")["data"]["result"]["address"]
+    assert address["propertyType"] == "commercial"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("country=US", None),  # enabled, nothing published in this pool
+        ("country=PL&region=Atlantis", "region"),
+        ("country=PL&regionId=reg-aaaaaaaaaaaaaaaa", "regionId"),
+        ("country=PL&region=Śląskie&city=Wrocław", None),
+        ("country=PL&cityId=reg-aaaaaaaaaaaaaaaa", "cityId"),
+    ],
+)
+def test_no_coverage_is_404(api: Api, query: str, field: str | None) -> None:
+    error = api.get(f"/api/v1/generate?{query}", status=404)["error"]
+    assert error["code"] == "NO_POOL_COVERAGE"
+    if field:
+        assert error["details"][0]["field"] == field
+
+
+def test_value_and_id_naming_different_locations_is_404(api: Api, pool: deps.Dependencies) -> None:
+    region_id = _location_id(pool, "PL", LocationType.REGION, "Śląskie")
+    error = api.get(f"/api/v1/generate?country=PL&region=Dolnośląskie&regionId={region_id}", status=404)[
+        "error"
+    ]
+    assert error["details"][0]["field"] == "region"
+
+
+def test_ip_needs_its_mode(api: Api) -> None:
+    error = api.get("/api/v1/generate?country=PL&ip=192.0.2.1", status=400)["error"]
+    assert error["details"][0]["field"] == "ip"
+
+
+def test_profiles_use_reserved_domains_and_numbers(api: Api) -> None:
+    for country in ("PL", "LI", "NL"):
+        for result in api.batch({"count": 20, "filters": {"country": country}})["data"]["results"]:
+            profile = result["profile"]
+            assert profile["email"].rsplit("@", 1)[1] in RESERVED_DOMAINS
+            assert profile["phone"]["dialable"] is False
+            assert re.fullmatch(r"\+\d{1,3} 00 \d{3} \d{4}", profile["phone"]["number"])
+            assert "1940-01-01" <= profile["dateOfBirth"] <= "2005-12-31"
+            assert profile["gender"] in {"female", "male"}
+
+
+def test_lookup_by_id(api: Api) -> None:
+    address = api.get("/api/v1/generate?country=NL&seed=look")["data"]["result"]["address"]
+    assert api.get(f"/api/v1/addresses/{address['id']}")["data"]["address"] == address
+    for unknown in ("nl-aaaaaaaaaaaaaaaa", "xx-aaaaaaaaaaaaaaaa", "nothing"):
+        assert api.get(f"/api/v1/addresses/{unknown}", status=404)["error"]["code"] == "ADDRESS_NOT_FOUND"
+
+
+def test_an_address_that_left_the_pool_is_not_found(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    sync(dependencies, write_manifest(tmp_path, ["pl-gliwice-prg", "pl-wroclaw-prg"], "both.json"))
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+    body = json.loads(client.http.get("/api/v1/generate?country=PL&city=Wrocław", headers=auth).body)
+    gone = body["data"]["result"]["address"]["id"]
+    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 200
+    sync(dependencies, write_manifest(tmp_path, ["pl-gliwice-prg"], "gliwice.json"))
+    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))  # past the pointer cache
+    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 404
