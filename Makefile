@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,3 +55,6 @@ bench: install
 
 bench-sync: install
 	$(BIN)/python -m bench.sync
+
+bench-generate: install
+	$(BIN)/python -m bench.generate

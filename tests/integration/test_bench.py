@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.generate import main as generate_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
 from infra.local.dynamodb_local import java_available
@@ -28,3 +29,14 @@ def test_sync_bench_reports_rates_and_writes_per_address() -> None:
     assert lines[1].split()[-1] == "23"  # published addresses: NL 8 + IS 15
     assert any(line.startswith("BatchWriteItem requests") and "per address" in line for line in lines)
     assert sum("sync/bare" in line for line in lines) == 2
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = generate_bench(["NL"], runs=5)
+    rows = {line.split()[0]: line for line in lines[2:]}
+    assert set(rows) == {"generate", "batch(50)", "get"}
+    assert rows["get"].endswith("{'UpdateItem': 1, 'GetItem': 1}")  # the rate counter and the address
+    assert rows["generate"].endswith("{'UpdateItem': 1, 'BatchGetItem': 1}")

@@ -1,0 +1,142 @@
+"""Generation latency beside the bare DynamoDB calls it cannot avoid, measured in one run.
+
+Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
+Chalice app in-process: p50/p99 of generate, batch(50) and get-by-id, each beside the p50 of one bare
+GetItem or one BatchGetItem of 50 on the same engine, as ratios; and the DynamoDB requests each API
+request makes (warm caches), counted with a botocore event hook.
+
+    .venv/bin/python -m bench.generate [CC ...]
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import platform
+import sys
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from chalice.test import Client
+
+from app import app
+from bench.harness import RequestCounter, Timing, bare_client, local_engine, measure
+from chalicelib import deps
+from chalicelib.config import Settings
+from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.services.tokens import create_token
+from chalicelib.storage.tables import create_missing_tables, snapshot_layout
+from infra.local.env import SHARED_MANIFEST
+
+RUNS = 200
+
+
+def main(countries: list[str], runs: int = RUNS) -> list[str]:
+    with RequestCounter() as counter, local_engine() as engine:
+        settings = Settings(
+            tokens_table="bench-tokens",
+            rate_limits_table="bench-rate",
+            pool_table="bench-pool",
+            catalog_table="bench-catalog",
+            dynamodb_endpoint=engine.endpoint,
+            log_level="WARNING",
+            snapshot_cache_seconds=300,
+        )
+        wired = deps.build(settings)
+        create_missing_tables(wired.stores)
+        run_sync(
+            SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None),
+            wired.pool_config,
+            pool=wired.stores.pool,
+            catalog=wired.stores.catalog,
+            clock=wired.clock,
+            layout_for=snapshot_layout,
+        )
+        deps.use(wired)
+        country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
+        issued = create_token(
+            wired.stores.tokens,
+            wired.clock,
+            scope="generate",
+            rate_per_minute=100_000,
+            lifetime=timedelta(hours=1),
+            label="bench",
+        )
+        auth = {"Authorization": f"Bearer {issued.bearer}", "Content-Type": "application/json"}
+        client = Client(app)
+        seeds = itertools.count()
+        address_id = _body(client.http.get(f"/api/v1/generate?country={country.country}", headers=auth))
+        address_id = address_id["data"]["result"]["address"]["id"]
+        batch = json.dumps({"count": 50, "filters": {"country": country.country}}).encode()
+        api: dict[str, Callable[[], object]] = {
+            "generate": lambda: client.http.get(
+                f"/api/v1/generate?country={country.country}&seed={next(seeds)}", headers=auth
+            ),
+            "batch(50)": lambda: client.http.post("/api/v1/generate/batch", headers=auth, body=batch),
+            "get by id": lambda: client.http.get(f"/api/v1/addresses/{address_id}", headers=auth),
+        }
+        timings = {name: measure(name, action, runs) for name, action in api.items()}
+        requests = {}
+        for name, action in api.items():
+            counter.reset()
+            action()
+            requests[name] = dict(counter.calls)
+        bare = _bare(
+            bare_client(engine.endpoint),
+            settings.pool_table,
+            country.snapshot_id,
+            country.layout.buckets,
+            runs,
+        )
+    deps.use(None)
+    return _report(country.country, country.count, timings, bare, requests, runs)
+
+
+def _bare(client: Any, table: str, snapshot_id: str, buckets: int, runs: int) -> dict[str, Timing]:
+    def key(ordinal: int) -> dict[str, Any]:
+        return {"pk": {"S": f"O#{snapshot_id}#{ordinal % buckets}"}, "sk": {"S": f"{ordinal:012d}"}}
+
+    ordinals = itertools.count()
+    return {
+        "GetItem": measure(
+            "GetItem", lambda: client.get_item(TableName=table, Key=key(next(ordinals) % 50)), runs
+        ),
+        "BatchGetItem(50)": measure(
+            "BatchGetItem(50)",
+            lambda: client.batch_get_item(RequestItems={table: {"Keys": [key(i) for i in range(50)]}}),
+            runs,
+        ),
+    }
+
+
+def _body(response: Any) -> Any:
+    return json.loads(response.body)
+
+
+def _report(
+    country: str,
+    size: int,
+    timings: dict[str, Timing],
+    bare: dict[str, Timing],
+    requests: dict[str, dict[str, int]],
+    runs: int,
+) -> list[str]:
+    floor = {"generate": "GetItem", "batch(50)": "BatchGetItem(50)", "get by id": "GetItem"}
+    lines = [
+        f"generation, {runs} runs each, {country} pool of {size} addresses, DynamoDB Local in memory, "
+        f"{platform.machine()} CPython {platform.python_version()}",
+        f"{'request':12} {'p50 ms':>8} {'p99 ms':>8} {'bare call':>17} {'bare p50':>9} {'ratio':>6}"
+        "  DynamoDB requests",
+    ]
+    for name, t in timings.items():
+        b = bare[floor[name]]
+        ratio = t.p50 / b.p50
+        lines.append(
+            f"{name:12} {t.p50:8.2f} {t.p99:8.2f} {b.name:>17} {b.p50:9.2f} {ratio:6.2f}  {requests[name]}"
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(main([c.upper() for c in sys.argv[1:]])))
