@@ -116,6 +116,30 @@ def test_each_location_filter_keeps_draws_inside_it(
         assert address["components"][component] == expected
 
 
+@pytest.mark.parametrize(
+    ("country", "kind", "value", "parameter", "component"),
+    [
+        ("PL", LocationType.REGION, "Śląskie", "regionId", "region"),
+        ("PL", LocationType.CITY, "Gliwice", "cityId", "city"),
+        ("PL", LocationType.DISTRICT, "Wrocław", "districtId", "district"),
+        ("LI", LocationType.POSTCODE, "9490", "postcodeId", "postcode"),
+    ],
+)
+def test_each_stable_id_filter_keeps_draws_inside_its_location(
+    api: Api,
+    pool: deps.Dependencies,
+    country: str,
+    kind: LocationType,
+    value: str,
+    parameter: str,
+    component: str,
+) -> None:
+    location_id = _location_id(pool, country, kind, value)
+    for seed in range(5):
+        data = api.get(f"/api/v1/generate?country={country}&{parameter}={location_id}&seed=i{seed}")["data"]
+        assert data["result"]["address"]["components"][component] == value
+
+
 def test_postcode_filter_and_short_batches(api: Api, pool: deps.Dependencies) -> None:
     body = {"count": 50, "filters": {"country": "LI", "postcode": "9490"}}
     data = api.batch(body)["data"]
