@@ -53,8 +53,13 @@ def test_rate_window_boundary(backend: deps.Dependencies) -> None:
     assert next_window.used == 1
 
 
-def test_rate_limit_holds_under_concurrency(backend: deps.Dependencies) -> None:
-    """Many writers racing on one window: exactly `limit` requests get through."""
+def test_rate_limit_holds_under_concurrency(
+    request: pytest.FixtureRequest, backend: deps.Dependencies
+) -> None:
+    """Many writers racing on one window: exactly `limit` requests get through. Only a real engine can
+    show this: moto does not apply conditional updates atomically across threads (seen: 11 of 10)."""
+    if request.node.callspec.params["backend"] == "moto":
+        pytest.skip("moto does not make conditional updates atomic across threads; checked on DynamoDB Local")
     counter = backend.stores.rate_limits
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: counter.try_consume("race", 600, 10), range(40)))
