@@ -8,6 +8,9 @@ import sys
 from typing import Any
 
 _logger = logging.getLogger("ags")
+# PynamoDB announces its settings file at INFO when imported; keep that out of request logs. Set
+# here, at import, because this module is imported before PynamoDB.
+logging.getLogger("pynamodb").setLevel(logging.WARNING)
 
 
 class _StdoutHandler(logging.Handler):
@@ -22,8 +25,6 @@ def configure(level: str) -> None:
         _logger.addHandler(_StdoutHandler())
         _logger.propagate = False
     _logger.setLevel(level.upper())
-    # PynamoDB announces its settings file at INFO on import; that is noise in request logs.
-    logging.getLogger("pynamodb").setLevel(logging.WARNING)
 
 
 def log_event(event: str, *, level: int = logging.INFO, **fields: Any) -> None:

@@ -3,6 +3,7 @@ log line per request."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 
@@ -17,7 +18,7 @@ def http_middleware(request: Request | None, get_response: Callable[[Request | N
     started = time.perf_counter()
     context = request.context if request is not None else {}
     scope = request_scope.begin(context.get("requestId"))
-    response = reshape_chalice_error(get_response(request), scope.request_id)
+    response = _as_utf8_json(reshape_chalice_error(get_response(request), scope.request_id))
     response.headers["X-Request-Id"] = scope.request_id
     log_event(
         "request",
@@ -29,4 +30,13 @@ def http_middleware(request: Request | None, get_response: Callable[[Request | N
         latencyMs=round((time.perf_counter() - started) * 1000, 2),
         tokenId=scope.token_id,
     )
+    return response
+
+
+def _as_utf8_json(response: Response) -> Response:
+    """Serialize JSON bodies as UTF-8 rather than Chalice's \\u escapes: addresses in Japanese or
+    Chinese stay readable and about half the size."""
+    if isinstance(response.body, dict | list):
+        response.body = json.dumps(response.body, ensure_ascii=False, separators=(",", ":"))
+        response.headers["Content-Type"] = "application/json; charset=utf-8"
     return response

@@ -99,6 +99,14 @@ def test_generate_returns_a_published_address_with_profile_and_provenance(api: A
     }
 
 
+def test_bodies_are_utf8_json_not_escaped(api: Api) -> None:
+    response = api.client.http.get("/api/v1/generate?country=PL&city=Wrocław", headers=api.auth)
+    text = response.body.decode("utf-8")
+    assert response.headers["Content-Type"] == "application/json; charset=utf-8"
+    assert "Wrocław" in text
+    assert "\\u" not in text
+
+
 @pytest.mark.parametrize(
     ("query", "component", "expected"),
     [
