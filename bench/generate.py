@@ -21,38 +21,25 @@ from typing import Any
 from chalice.test import Client
 
 from app import app
-from bench.harness import RequestCounter, Timing, bare_client, local_engine, measure
+from bench.harness import (
+    RequestCounter,
+    Timing,
+    bare_client,
+    bench_dependencies,
+    local_engine,
+    measure,
+    sync_samples,
+)
 from chalicelib import deps
-from chalicelib.config import Settings
-from chalicelib.services.sync.run import SyncTarget, run_sync
 from chalicelib.services.tokens import create_token
-from chalicelib.storage.tables import create_missing_tables, snapshot_layout
-from infra.local.env import SHARED_MANIFEST
 
 RUNS = 200
 
 
 def main(countries: list[str], runs: int = RUNS) -> list[str]:
     with RequestCounter() as counter, local_engine() as engine:
-        settings = Settings(
-            tokens_table="bench-tokens",
-            rate_limits_table="bench-rate",
-            pool_table="bench-pool",
-            catalog_table="bench-catalog",
-            dynamodb_endpoint=engine.endpoint,
-            log_level="WARNING",
-            snapshot_cache_seconds=300,
-        )
-        wired = deps.build(settings)
-        create_missing_tables(wired.stores)
-        run_sync(
-            SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None),
-            wired.pool_config,
-            pool=wired.stores.pool,
-            catalog=wired.stores.catalog,
-            clock=wired.clock,
-            layout_for=snapshot_layout,
-        )
+        wired = bench_dependencies(engine, snapshot_cache_seconds=300)
+        sync_samples(wired, countries)
         deps.use(wired)
         country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
         issued = create_token(
@@ -84,7 +71,7 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             requests[name] = dict(counter.calls)
         bare = _bare(
             bare_client(engine.endpoint),
-            settings.pool_table,
+            wired.settings.pool_table,
             country.snapshot_id,
             country.layout.buckets,
             runs,

@@ -14,7 +14,13 @@ from typing import Any
 import boto3
 from botocore import handlers
 
+from chalicelib import deps
+from chalicelib.config import Settings
+from chalicelib.services.sync.report import SyncProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.storage.tables import create_missing_tables, snapshot_layout
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
+from infra.local.env import SHARED_MANIFEST
 
 
 @dataclass
@@ -84,3 +90,35 @@ def local_engine() -> Iterator[DynamoDBLocal]:
 
 def bare_client(endpoint: str) -> Any:
     return boto3.client("dynamodb", endpoint_url=endpoint, region_name="us-east-1")
+
+
+def bench_dependencies(engine: DynamoDBLocal, **overrides: Any) -> deps.Dependencies:
+    """The service wired to the engine's own tables, created; the access log kept quiet."""
+    values: dict[str, Any] = {
+        "tokens_table": "bench-tokens",
+        "rate_limits_table": "bench-rate",
+        "pool_table": "bench-pool",
+        "catalog_table": "bench-catalog",
+        "dynamodb_endpoint": engine.endpoint,
+        "log_level": "WARNING",
+        **overrides,
+    }
+    wired = deps.build(Settings.model_validate(values))
+    create_missing_tables(wired.stores)
+    return wired
+
+
+def sync_samples(
+    wired: deps.Dependencies, countries: list[str], progress: SyncProgress | None = None
+) -> SyncReport:
+    """Sync shared/sources (or the named countries) into the wired tables."""
+    target = SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None)
+    return run_sync(
+        target,
+        wired.pool_config,
+        pool=wired.stores.pool,
+        catalog=wired.stores.catalog,
+        clock=wired.clock,
+        layout_for=snapshot_layout,
+        progress=progress,
+    )

@@ -17,27 +17,17 @@ from datetime import timedelta
 from chalice.test import Client
 
 from app import app
-from bench.harness import RequestCounter, Timing, bare_client, local_engine, measure
+from bench.harness import RequestCounter, Timing, bare_client, bench_dependencies, local_engine, measure
 from chalicelib import deps
-from chalicelib.config import Settings
 from chalicelib.services.tokens import create_token
-from chalicelib.storage.tables import create_missing_tables
 
 DEFAULT_RUNS = 300
 
 
 def main(runs: int = DEFAULT_RUNS) -> list[str]:
     with RequestCounter() as counter, local_engine() as engine:
-        settings = Settings(
-            tokens_table="bench-tokens",
-            rate_limits_table="bench-rate-limits",
-            pool_table="bench-pool",
-            catalog_table="bench-catalog",
-            dynamodb_endpoint=engine.endpoint,
-            log_level="WARNING",  # the per-request access log would drown the table
-        )
-        wired = deps.build(settings)
-        create_missing_tables(wired.stores)
+        wired = bench_dependencies(engine, token_cache_seconds=30)
+        settings = wired.settings
         deps.use(wired)
         issued = create_token(
             wired.stores.tokens,

@@ -16,14 +16,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from bench.harness import RequestCounter, bare_client, local_engine
+from bench.harness import RequestCounter, bare_client, bench_dependencies, local_engine, sync_samples
 from chalicelib import deps
-from chalicelib.config import Settings
 from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, run_sync
 from chalicelib.storage._codecs import address_to_doc, dumps
-from chalicelib.storage.tables import create_missing_tables, snapshot_layout
-from infra.local.env import SHARED_MANIFEST
 
 WRITERS = 8
 BATCH = 25
@@ -42,35 +38,18 @@ class PhaseClock(SilentProgress):
 
 def main(countries: list[str]) -> list[str]:
     with RequestCounter() as counter, local_engine() as engine:
-        settings = Settings(
-            tokens_table="bench-tokens",
-            rate_limits_table="bench-rate",
-            pool_table="bench-pool",
-            catalog_table="bench-catalog",
-            dynamodb_endpoint=engine.endpoint,
-            log_level="WARNING",
-        )
-        wired = deps.build(settings)
-        create_missing_tables(wired.stores)
+        wired = bench_dependencies(engine)
         counter.reset()
         phases = PhaseClock()
         started = time.perf_counter()
-        report = run_sync(
-            SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None),
-            wired.pool_config,
-            pool=wired.stores.pool,
-            catalog=wired.stores.catalog,
-            clock=wired.clock,
-            layout_for=snapshot_layout,
-            progress=phases,
-        )
+        report = sync_samples(wired, countries, phases)
         total = time.perf_counter() - started
         calls = dict(counter.calls)
         items = sum(o.items_written for o in report.countries.values())
         doc = _sample_doc(wired, report)
         bare = bare_client(engine.endpoint)
-        one = _bare_rate(bare, settings.pool_table, items, doc, threads=1)
-        many = _bare_rate(bare, settings.pool_table, items, doc, threads=WRITERS)
+        one = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=1)
+        many = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=WRITERS)
     return _report(report, total, (phases.first_write or started) - started, calls, items, one, many)
 
 

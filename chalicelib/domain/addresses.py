@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from enum import StrEnum
 
 
@@ -33,6 +33,10 @@ class Components:
     region: str | None = None
     region_code: str | None = None
     postcode: str | None = None
+
+    def values(self) -> tuple[str | None, ...]:
+        """Every component, in COMPONENT_FIELDS order."""
+        return astuple(self)
 
 
 @dataclass(frozen=True, slots=True)

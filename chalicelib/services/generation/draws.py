@@ -101,17 +101,6 @@ def window_matches(selection: Selection, rng: random.Random, fetch: Fetch, q: st
 
 def searchable(address: PublishedAddress) -> str:
     """The text q is matched against: every component, the one-line form, and names in other languages."""
-    c = address.components
-    texts = [
-        c.street,
-        c.house_number,
-        c.unit,
-        c.district,
-        c.city,
-        c.region,
-        c.region_code,
-        c.postcode,
-        address.formatted,
-    ]
+    texts = [*address.components.values(), address.formatted]
     texts += [name for names in address.names.values() for name in names.values()]
     return search_key(" ".join(t for t in texts if t))
