@@ -8,14 +8,15 @@ from __future__ import annotations
 import logging
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chalice.app import Blueprint, CloudWatchEvent, Rate
 
 from chalicelib import deps
 from chalicelib.logs import log_event
-from chalicelib.services.sync.report import SourceTally
-from chalicelib.services.sync.run import SyncTarget, is_current, run_sync
-from chalicelib.storage.tables import snapshot_layout
+
+if TYPE_CHECKING:
+    from chalicelib.services.sync.report import SourceTally
 
 SYNC_RATE_HOURS = int(os.environ.get("SYNC_RATE_HOURS", "24"))
 
@@ -46,6 +47,11 @@ class LogProgress:
 
 @jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")
 def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
+    # Imported here: every Lambda of the app loads this module, and only this one syncs (pyosmium,
+    # the importers and the pipeline would otherwise add to each API cold start).
+    from chalicelib.services.sync.run import SyncTarget, is_current, run_sync
+    from chalicelib.storage.tables import snapshot_layout
+
     d = deps.get()
     if not d.settings.sync_manifest:
         log_event("sync_skipped", level=logging.ERROR, reason="SYNC_MANIFEST is not set")
