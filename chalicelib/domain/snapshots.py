@@ -82,7 +82,12 @@ class Snapshot:
         return len(self.addresses)
 
     def country_span(self) -> Span:
-        return Span(Range(0, self.residential_count), Range(self.residential_count, self.count))
+        return country_span(self.count, self.residential_count)
+
+
+def country_span(count: int, residential_count: int) -> Span:
+    """The whole country: residential ordinals first, then the rest."""
+    return Span(Range(0, residential_count), Range(residential_count, count))
 
 
 def build_snapshot(country: str, addresses: Iterable[PublishedAddress]) -> Snapshot:

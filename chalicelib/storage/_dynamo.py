@@ -7,7 +7,7 @@ import logging
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
@@ -106,3 +106,21 @@ def ensure_table(model: type[Model]) -> bool:
         return False
     model.create_table(wait=True)
     return True
+
+
+Item = TypeVar("Item", bound=Model)
+
+
+class TableStore(Generic[Item]):
+    """What every table module's store shares: its bound model, table creation, the readiness ping."""
+
+    def __init__(self, model: type[Item], table: TableSettings) -> None:
+        self.table_name = table.name
+        self._model = bind(model, table)
+
+    def create_table(self) -> bool:
+        with storage_errors(self.table_name):
+            return ensure_table(self._model)
+
+    def ping(self) -> None:
+        ping(self._model)

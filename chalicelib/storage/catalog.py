@@ -38,11 +38,9 @@ from chalicelib.storage._codecs import (
     location_to_doc,
 )
 from chalicelib.storage._dynamo import (
-    bind,
+    TableStore,
     delete_partitions,
-    ensure_table,
     is_condition_failure,
-    ping,
     storage_errors,
 )
 
@@ -76,20 +74,12 @@ def _value_hash(kind: LocationType, text: str) -> str:
     return hashlib.sha1(f"{kind.value}|{value_key(text)}".encode(), usedforsecurity=False).hexdigest()[:20]
 
 
-class CatalogStore:
+class CatalogStore(TableStore[_CatalogItem]):
     """Verbs on the catalog table."""
 
     def __init__(self, table: TableSettings, writers: int = 8) -> None:
-        self.table_name = table.name
-        self._model = bind(_CatalogItem, table)
+        super().__init__(_CatalogItem, table)
         self._writers = writers
-
-    def create_table(self) -> bool:
-        with storage_errors(self.table_name):
-            return ensure_table(self._model)
-
-    def ping(self) -> None:
-        ping(self._model)
 
     # --- locations -------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from chalicelib.config import TableSettings
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout
 from chalicelib.storage._codecs import address_from_doc, address_to_doc, dumps, loads
-from chalicelib.storage._dynamo import bind, delete_partitions, ensure_table, ping, storage_errors
+from chalicelib.storage._dynamo import TableStore, delete_partitions, storage_errors
 
 ITEMS_PER_BUCKET = 1000
 _ORDINAL_WIDTH = 12
@@ -50,20 +50,12 @@ def _id_key(snapshot_id: str, buckets: int, address_id: str) -> tuple[str, str]:
     return f"I#{snapshot_id}#{_bucket_of_id(address_id, buckets)}", address_id
 
 
-class PoolStore:
+class PoolStore(TableStore[_PoolItem]):
     """Verbs on the pool table."""
 
     def __init__(self, table: TableSettings, writers: int = 8) -> None:
-        self.table_name = table.name
-        self._model = bind(_PoolItem, table)
+        super().__init__(_PoolItem, table)
         self._writers = writers
-
-    def create_table(self) -> bool:
-        with storage_errors(self.table_name):
-            return ensure_table(self._model)
-
-    def ping(self) -> None:
-        ping(self._model)
 
     def put_addresses(self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress]) -> int:
         """Write every address by ordinal and by id with parallel batch writers; returns items written."""

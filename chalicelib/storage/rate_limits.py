@@ -13,7 +13,7 @@ from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
 from chalicelib.domain.tokens import WINDOW_SECONDS, Quota
-from chalicelib.storage._dynamo import bind, ensure_table, is_condition_failure, ping, storage_errors
+from chalicelib.storage._dynamo import TableStore, ensure_table, is_condition_failure, storage_errors
 
 # Keep a window's item a little past its end so late readers still see it, then let TTL drop it.
 _TTL_GRACE_SECONDS = 120
@@ -36,12 +36,11 @@ def _expiry(window_end: int) -> datetime:
     return datetime.fromtimestamp(window_end + _TTL_GRACE_SECONDS, UTC)
 
 
-class RateLimitStore:
+class RateLimitStore(TableStore[_WindowItem]):
     """Verbs on the rate-limits table."""
 
     def __init__(self, table: TableSettings) -> None:
-        self.table_name = table.name
-        self._model = bind(_WindowItem, table)
+        super().__init__(_WindowItem, table)
 
     def create_table(self) -> bool:
         with storage_errors(self.table_name):
@@ -49,9 +48,6 @@ class RateLimitStore:
             if created:
                 self._model.update_ttl(ignore_update_ttl_errors=True)
             return created
-
-    def ping(self) -> None:
-        ping(self._model)
 
     def try_consume(self, token_id: str, window_start: int, limit: int) -> Quota | None:
         """Count one request in the window; None when the window already holds `limit` requests."""

@@ -11,7 +11,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.domain.tokens import Scope, Token
 from chalicelib.errors import TokenNotFound
-from chalicelib.storage._dynamo import bind, ensure_table, is_condition_failure, ping, storage_errors
+from chalicelib.storage._dynamo import TableStore, is_condition_failure, storage_errors
 
 # Expired tokens stay listable for a while, then DynamoDB's TTL removes them.
 _KEEP_AFTER_EXPIRY = timedelta(days=30)
@@ -50,19 +50,11 @@ def _to_token(item: _TokenItem) -> Token:
     )
 
 
-class TokenStore:
+class TokenStore(TableStore[_TokenItem]):
     """Verbs on the tokens table."""
 
     def __init__(self, table: TableSettings) -> None:
-        self.table_name = table.name
-        self._model = bind(_TokenItem, table)
-
-    def create_table(self) -> bool:
-        with storage_errors(self.table_name):
-            return ensure_table(self._model)
-
-    def ping(self) -> None:
-        ping(self._model)
+        super().__init__(_TokenItem, table)
 
     def put_new(self, token: Token) -> None:
         """Store a new token; refuses to overwrite an existing id."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span
+from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span, country_span
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 
 # Most specific last: the last level given decides the spans, the others filter them.
@@ -107,8 +107,7 @@ def _unknown(kind: LocationType, field_name: str, message: str) -> NoPoolCoverag
 
 def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapshot) -> list[Span]:
     if not chosen:
-        residential = snapshot.residential_count
-        return [Span(Range(0, residential), Range(residential, snapshot.count))]
+        return [country_span(snapshot.count, snapshot.residential_count)]
     finest = [kind for kind in LEVELS if kind in chosen][-1]
     spans = [span for location in chosen[finest] for span in location.spans]
     for kind, attribute in (
