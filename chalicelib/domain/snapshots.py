@@ -18,7 +18,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.locations import LocationType, location_id, value_key
 
-SNAPSHOT_FORMAT = 1  # bump when the stored layout changes, so equal content still gets a new id
+SNAPSHOT_FORMAT = 2  # bump when the stored layout changes, so equal content still gets a new id
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,27 +6,31 @@ Keys:
   SNAPSHOTS#<CC>      | <snapshot id>                          every snapshot written, with its state
   SYNC                | latest                                 the last sync's report and config errors
   L#<snap>#<shard>    | LOC#<location id>                      a location with its spans
-  L#<snap>#<shard>    | KIDS#<parent>#<type>#<name key>#<id>   children of a parent, in name order
   L#<snap>#<shard>    | VAL#<type>#<hash of value key>#<id>    value (and alias) → location
-  L#<snap>#<shard>    | ALL#<type>#<search key>#<id>           every location of a type, by search key
-The shard is a hash of the location id, the parent, or the value, so one snapshot's catalog is
-deleted by querying its shards."""
+  L#<snap>#<shard>    | DIR#<scope>#<type>#<block>             a directory block (compressed entries)
+The shard is a hash of the location id, the value, or the directory block, so one snapshot's
+catalog is deleted by querying its shards.
+
+A directory (see domain/directories.py) is stored in blocks of compressed entries; block 0 also
+says how many blocks there are. Reading one is a GetItem, plus for the few directories larger than
+a block one BatchGetItem per 100 further blocks (about 5,000 entries each)."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from pynamodb.attributes import UnicodeAttribute
+from pynamodb.attributes import BinaryAttribute, UnicodeAttribute
 from pynamodb.exceptions import PutError
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
-from chalicelib.domain.locations import LocationType, search_key, value_key
+from chalicelib.domain.directories import DirectoryKey, Entry
+from chalicelib.domain.locations import LocationType, value_key
 from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
 from chalicelib.errors import PublishConflict
 from chalicelib.storage._codecs import (
@@ -45,6 +49,10 @@ from chalicelib.storage._dynamo import (
 )
 
 LOCATIONS_PER_SHARD = 2000
+# Raw JSON per directory block before compression: compressed, a block stays far below DynamoDB's
+# 400 KB item limit, and 100 blocks (one BatchGetItem) stay below its 16 MB response limit.
+BLOCK_BYTES = 256 * 1024
+_BATCH_KEYS = 100
 _POINTERS = "POINTERS"
 
 
@@ -56,6 +64,7 @@ class _CatalogItem(Model):
     sk = UnicodeAttribute(range_key=True)
     doc = UnicodeAttribute()
     snapshot = UnicodeAttribute(null=True)  # on pointers: the active id, for conditional publishing
+    blob = BinaryAttribute(null=True, legacy_encoding=False)  # on directory blocks: the entries
 
 
 def shards_for(location_count: int) -> int:
@@ -68,6 +77,36 @@ def _shard(key: str, shards: int) -> int:
 
 def _partition(snapshot_id: str, key: str, shards: int) -> str:
     return f"L#{snapshot_id}#{_shard(key, shards)}"
+
+
+def _block_key(scope: str, kind: LocationType, number: int) -> str:
+    return f"DIR#{scope}#{kind.value}#{number:05d}"
+
+
+def _blocks(entries: Iterable[Entry]) -> Iterator[bytes]:
+    """Entries packed into compressed JSON blocks of about BLOCK_BYTES each."""
+    rows: list[str] = []
+    size = 0
+    for e in entries:
+        row = dumps([e.id, e.value, e.count, e.residential_count, *([list(e.names)] if e.names else [])])
+        rows.append(row)
+        size += len(row.encode())
+        if size >= BLOCK_BYTES:
+            yield _pack(rows)
+            rows, size = [], 0
+    if rows:
+        yield _pack(rows)
+
+
+def _pack(rows: list[str]) -> bytes:
+    return zlib.compress(("[" + ",".join(rows) + "]").encode(), level=6)
+
+
+def _entries(kind: LocationType, block: bytes) -> list[Entry]:
+    return [
+        Entry.of(kind, row[0], row[1], row[2], row[3], row[4] if len(row) > 4 else ())
+        for row in loads(zlib.decompress(block).decode())
+    ]
 
 
 def _value_hash(kind: LocationType, text: str) -> str:
@@ -83,12 +122,11 @@ class CatalogStore(TableStore[_CatalogItem]):
 
     # --- locations -------------------------------------------------------------------------------
 
-    def put_locations(
-        self, snapshot_id: str, layout: Layout, country: str, locations: Sequence[Location]
-    ) -> int:
-        items = [
-            item for loc in locations for item in self._location_items(snapshot_id, layout, country, loc)
-        ]
+    def put_locations(self, snapshot_id: str, layout: Layout, locations: Sequence[Location]) -> int:
+        items = [item for loc in locations for item in self._location_items(snapshot_id, layout, loc)]
+        return self._write_all(items)
+
+    def _write_all(self, items: list[_CatalogItem]) -> int:
         slices = [items[start :: self._writers] for start in range(self._writers)]
 
         def write(chunk: list[_CatalogItem]) -> int:
@@ -100,23 +138,12 @@ class CatalogStore(TableStore[_CatalogItem]):
         with ThreadPoolExecutor(max_workers=self._writers) as pool:
             return sum(pool.map(write, slices))
 
-    def _location_items(
-        self, snapshot_id: str, layout: Layout, country: str, loc: Location
-    ) -> Iterator[_CatalogItem]:
+    def _location_items(self, snapshot_id: str, layout: Layout, loc: Location) -> Iterator[_CatalogItem]:
         shards = layout.shards
         yield self._model(
             _partition(snapshot_id, loc.id, shards), f"LOC#{loc.id}", doc=dumps(location_to_doc(loc))
         )
-        parent = loc.parent_id or country
-        summary = dumps({"id": loc.id, "v": loc.value, "c": loc.count, "r": loc.residential_count})
-        sort = f"KIDS#{parent}#{loc.type.value}#{value_key(loc.value)}#{loc.id}"
-        yield self._model(_partition(snapshot_id, parent, shards), sort, doc=summary)
-        every = f"all:{loc.type.value}"
-        yield self._model(
-            _partition(snapshot_id, every, shards),
-            f"ALL#{loc.type.value}#{search_key(loc.value)}#{loc.id}",
-            doc=summary,
-        )
+        summary = dumps({"id": loc.id})
         for alias in sorted(loc.aliases):
             digest = _value_hash(loc.type, alias)
             yield self._model(
@@ -147,46 +174,43 @@ class CatalogStore(TableStore[_CatalogItem]):
             )
             return [loads(item.doc)["id"] for item in items]
 
-    def list_children(
-        self,
-        snapshot_id: str,
-        layout: Layout,
-        parent: str,
-        kind: LocationType,
-        *,
-        limit: int,
-        after: str | None = None,
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """One page of a parent's children in name order, and the sort key to continue after."""
-        pk = _partition(snapshot_id, parent, layout.shards)
-        return self._page(pk, f"KIDS#{parent}#{kind.value}#", limit, after)
+    # --- directories -----------------------------------------------------------------------------
 
-    def list_of_type(
-        self,
-        snapshot_id: str,
-        layout: Layout,
-        kind: LocationType,
-        *,
-        prefix: str = "",
-        limit: int,
-        after: str | None = None,
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """One page of every location of a type in search-key order, optionally those whose search
-        key starts with `prefix` (accent-, case- and width-insensitive)."""
-        pk = _partition(snapshot_id, f"all:{kind.value}", layout.shards)
-        return self._page(pk, f"ALL#{kind.value}#{search_key(prefix)}", limit, after)
+    def put_directories(
+        self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]
+    ) -> int:
+        items = [
+            item
+            for (scope, kind), entries in directories.items()
+            for item in self._directory_items(snapshot_id, layout, scope, kind, entries)
+        ]
+        return self._write_all(items)
 
-    def _page(
-        self, pk: str, sk_prefix: str, limit: int, after: str | None
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        start = {"pk": {"S": pk}, "sk": {"S": after}} if after else None
+    def _directory_items(
+        self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType, entries: list[Entry]
+    ) -> Iterator[_CatalogItem]:
+        blocks = list(_blocks(entries))
+        for number, block in enumerate(blocks):
+            sort = _block_key(scope, kind, number)
+            doc = dumps({"blocks": len(blocks), "entries": len(entries)} if number == 0 else {})
+            yield self._model(_partition(snapshot_id, sort, layout.shards), sort, doc=doc, blob=block)
+
+    def get_directory(self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType) -> list[Entry]:
+        """The directory's entries in order; empty when the scope has no location of `kind`."""
+        first = _block_key(scope, kind, 0)
         with storage_errors(self.table_name):
-            result = self._model.query(
-                pk, self._model.sk.startswith(sk_prefix), limit=limit, last_evaluated_key=start
-            )
-            items = list(result)
-        last = result.last_evaluated_key
-        return [loads(i.doc) for i in items], (last["sk"]["S"] if last else None)
+            try:
+                head = self._model.get(_partition(snapshot_id, first, layout.shards), first)
+            except self._model.DoesNotExist:
+                return []
+            blocks = {0: head.blob or b""}
+            rest = [_block_key(scope, kind, n) for n in range(1, loads(head.doc)["blocks"])]
+            keys = [(_partition(snapshot_id, sort, layout.shards), sort) for sort in rest]
+            for item in self._model.batch_get(keys) if keys else ():
+                blocks[int(item.sk.rsplit("#", 1)[1])] = item.blob or b""
+        if len(blocks) != len(rest) + 1:
+            raise AssertionError(f"directory {scope}/{kind.value} of {snapshot_id} is missing blocks")
+        return [entry for n in sorted(blocks) for entry in _entries(kind, blocks[n])]
 
     def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int:
         partitions = [f"L#{snapshot_id}#{s}" for s in range(layout.shards)]

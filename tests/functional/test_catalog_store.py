@@ -1,4 +1,4 @@
-"""The catalog a sync publishes: lookups by value and alias, children in pages, listings by type."""
+"""The catalog a sync publishes: lookups by value and alias, and location directories."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from chalicelib import deps
+from chalicelib.domain.directories import COUNTRY_SCOPE, Entry
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.storage import catalog as catalog_module
 from tests.support.factories import SOURCES
 from tests.support.sync import sync, write_manifest
 
@@ -41,28 +43,29 @@ def test_values_and_aliases_find_the_same_location(
     assert location.count == sum(s.count for s in location.spans) == 992 - 14
 
 
-def test_children_page_in_name_order_without_loss_or_repeat(
+def test_directories_list_each_scope_in_name_order_with_counts_inside_it(
     dependencies: deps.Dependencies, poland: PublishedSnapshot
 ) -> None:
     catalog = dependencies.stores.catalog
-    seen, after = [], None
-    while True:
-        page, after = catalog.list_children(
-            poland.snapshot_id, poland.layout, "PL", LocationType.REGION, limit=1, after=after
-        )
-        seen += [item["v"] for item in page]
-        if after is None:
-            break
-    assert seen == ["Dolnośląskie", "Śląskie"]
+
+    def directory(scope: str, kind: LocationType) -> list[Entry]:
+        return catalog.get_directory(poland.snapshot_id, poland.layout, scope, kind)
+
+    regions = directory(COUNTRY_SCOPE, LocationType.REGION)
+    assert [r.value for r in regions] == ["Dolnośląskie", "Śląskie"]
+    assert sum(r.count for r in regions) == poland.count
+    (lower_silesia, _) = regions
+    cities = directory(lower_silesia.id, LocationType.CITY)
+    assert [(c.value, c.count) for c in cities] == [("Wrocław", lower_silesia.count)]
+    assert directory(cities[0].id, LocationType.REGION) == []  # no such directory: empty, not an error
 
 
-def test_every_location_of_a_type_by_accent_insensitive_prefix(
-    dependencies: deps.Dependencies, poland: PublishedSnapshot
+def test_a_directory_larger_than_a_block_reads_back_whole_and_in_order(
+    dependencies: deps.Dependencies, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(catalog_module, "BLOCK_BYTES", 200)  # a few entries per block
     catalog = dependencies.stores.catalog
-    cities, _ = catalog.list_of_type(poland.snapshot_id, poland.layout, LocationType.CITY, limit=50)
-    assert [c["v"] for c in cities] == ["Gliwice", "Wrocław"]
-    found, _ = catalog.list_of_type(
-        poland.snapshot_id, poland.layout, LocationType.CITY, prefix="WROC", limit=50
-    )
-    assert [c["v"] for c in found] == ["Wrocław"]
+    layout = Layout(buckets=1, shards=3)
+    entries = [Entry.of(LocationType.POSTCODE, f"pos-{n:04d}", f"{n:05d}", n + 1, n) for n in range(250)]
+    catalog.put_directories("snap", layout, {(COUNTRY_SCOPE, LocationType.POSTCODE): entries})
+    assert catalog.get_directory("snap", layout, COUNTRY_SCOPE, LocationType.POSTCODE) == entries

@@ -13,6 +13,7 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import deps
+from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.sources.manifest import load_manifest
@@ -115,15 +116,13 @@ def test_placeholder_postcodes_are_removed_and_counted(synced: Synced) -> None:
     catalog = synced.wired.stores.catalog
     poland = catalog.active_snapshot("PL")
     assert poland is not None
-    postcodes, _ = catalog.list_children(
-        poland.snapshot_id, poland.layout, "PL", LocationType.POSTCODE, limit=100
-    )
-    assert "00-000" not in {p["v"] for p in postcodes}
+    postcodes = catalog.get_directory(poland.snapshot_id, poland.layout, COUNTRY_SCOPE, LocationType.POSTCODE)
+    assert "00-000" not in {p.value for p in postcodes}
     removed = sum(
         synced.report.sources[f].removed_fields["postcode_placeholder"]
         for f in ("pl-wroclaw-prg", "pl-gliwice-prg")
     )
-    with_postcode = sum(p["c"] for p in postcodes)
+    with_postcode = sum(p.count for p in postcodes)
     assert removed + with_postcode == synced.report.countries["PL"].addresses
     assert removed > 1_300  # nearly every PRG row says "not assigned"
 

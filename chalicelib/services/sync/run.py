@@ -14,6 +14,7 @@ from typing import Protocol
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.directories import DirectoryKey, Entry, build_directories
 from chalicelib.domain.snapshots import (
     SNAPSHOT_FORMAT,
     Layout,
@@ -43,8 +44,9 @@ class PoolWriter(Protocol):
 
 
 class CatalogWriter(Protocol):
-    def put_locations(
-        self, snapshot_id: str, layout: Layout, country: str, locations: list[Location]
+    def put_locations(self, snapshot_id: str, layout: Layout, locations: list[Location]) -> int: ...
+    def put_directories(
+        self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]
     ) -> int: ...
     def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int: ...
     def record_snapshot(
@@ -246,7 +248,10 @@ def _write(
     progress.country_stage(country, f"writing {snapshot.count} addresses")
     written = pool.put_addresses(snapshot.id, layout, snapshot.addresses)
     progress.country_stage(country, f"writing {len(snapshot.locations)} locations")
-    written += catalog.put_locations(snapshot.id, layout, country, list(snapshot.locations.values()))
+    locations = list(snapshot.locations.values())
+    written += catalog.put_locations(snapshot.id, layout, locations)
+    progress.country_stage(country, "writing location directories")
+    written += catalog.put_directories(snapshot.id, layout, build_directories(locations))
     return written
 
 
