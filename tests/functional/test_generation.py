@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 from chalice.test import Client
-from moto import mock_aws
 
 from app import app
 from chalicelib import deps
 from chalicelib.domain.locations import LocationType
-from chalicelib.storage.tables import create_missing_tables
-from tests.support.factories import SOURCES, bearer, issue_token, make_settings
+from tests.support.api import Api, api_over, synced_pool
+from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import sync, write_manifest
 
@@ -35,41 +34,14 @@ RESERVED_DOMAINS = {"example.com", "example.net", "example.org"}
 
 @pytest.fixture(scope="module")
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
-    with pytest.MonkeyPatch.context() as env, mock_aws():
-        for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"):
-            env.delenv(name, raising=False)
-        env.setenv("AWS_ACCESS_KEY_ID", "testing")
-        env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-        env.setenv("AWS_DEFAULT_REGION", "us-east-1")
-        wired = deps.build(make_settings(), FakeClock())
-        create_missing_tables(wired.stores)
-        sync(wired, write_manifest(tmp_path_factory.mktemp("gen"), SYNCED))
+    with synced_pool(tmp_path_factory.mktemp("gen"), SYNCED) as wired:
         yield wired
 
 
 @pytest.fixture
 def api(pool: deps.Dependencies) -> Iterator[Api]:
-    deps.use(pool)
-    with Client(app) as client:
-        yield Api(client, bearer(issue_token(pool.stores.tokens, pool.clock, rate_per_minute=100_000)))
-
-
-class Api:
-    def __init__(self, client: Client, auth: dict[str, str]) -> None:
-        self.client, self.auth = client, auth
-
-    def get(self, path: str, status: int = 200) -> Any:
-        response = self.client.http.get(path, headers=self.auth)
-        assert response.status_code == status, response.body
-        return json.loads(response.body)
-
-    def batch(self, body: dict[str, Any], status: int = 200) -> Any:
-        headers = {**self.auth, "Content-Type": "application/json"}
-        response = self.client.http.post(
-            "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
-        )
-        assert response.status_code == status, response.body
-        return json.loads(response.body)
+    with api_over(pool) as client:
+        yield client
 
 
 def _location_id(pool: deps.Dependencies, country: str, kind: LocationType, value: str) -> str:

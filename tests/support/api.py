@@ -1,0 +1,65 @@
+"""A synced pool on moto, and a small client for the API over it, shared by the functional tests
+that need real published data."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from chalice.test import Client
+from moto import mock_aws
+
+from app import app
+from chalicelib import deps
+from chalicelib.storage.tables import create_missing_tables
+from tests.support.factories import bearer, issue_token, make_settings
+from tests.support.fakes import FakeClock
+from tests.support.sync import sync, write_manifest
+
+
+@contextmanager
+def synced_pool(directory: Path, source_ids: list[str], **settings: object) -> Iterator[deps.Dependencies]:
+    """Moto tables holding these real sources, synced once (for a module-scoped fixture)."""
+    with pytest.MonkeyPatch.context() as env, mock_aws():
+        for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"):
+            env.delenv(name, raising=False)
+        env.setenv("AWS_ACCESS_KEY_ID", "testing")
+        env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+        env.setenv("AWS_DEFAULT_REGION", "us-east-1")
+        wired = deps.build(make_settings(**settings), FakeClock())
+        create_missing_tables(wired.stores)
+        sync(wired, write_manifest(directory, source_ids))
+        yield wired
+
+
+@contextmanager
+def api_over(pool: deps.Dependencies, scope: str = "generate") -> Iterator[Api]:
+    deps.use(pool)
+    with Client(app) as client:
+        issued = issue_token(pool.stores.tokens, pool.clock, scope=scope, rate_per_minute=100_000)
+        yield Api(client, bearer(issued))
+
+
+class Api:
+    def __init__(self, client: Client, auth: dict[str, str]) -> None:
+        self.client, self.auth = client, auth
+
+    def get(self, path: str, status: int = 200, **params: object) -> Any:
+        if params:
+            path += "?" + urlencode({k: v for k, v in params.items() if v is not None})
+        response = self.client.http.get(path, headers=self.auth)
+        assert response.status_code == status, response.body
+        return json.loads(response.body)
+
+    def batch(self, body: dict[str, Any], status: int = 200) -> Any:
+        headers = {**self.auth, "Content-Type": "application/json"}
+        response = self.client.http.post(
+            "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
+        )
+        assert response.status_code == status, response.body
+        return json.loads(response.body)
