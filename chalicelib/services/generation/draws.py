@@ -2,8 +2,9 @@
 
 - One address: k uniform in [0, total) → its ordinal → one GetItem.
 - A batch: distinct ordinals (when unique) drawn in rounds, fetched with BatchGetItem, excluded ids
-  rejected; when the selection is small next to what is asked, every ordinal is taken in a seeded
-  shuffle instead, so short batches return everything that matches.
+  rejected (each round asks for more in proportion to what exclusions may reject); when the
+  selection is small next to what is asked plus excluded, every ordinal is taken in a seeded
+  shuffle instead, so a batch comes back short only when fewer addresses match.
 - Free text q: matches are looked for among Q_WINDOW distinct positions of the selection drawn
   uniformly (not a consecutive window: the order clusters a street's addresses), read 100 at a time;
   every match is equally likely to be seen, and the search is exhaustive (and exact) when the
@@ -20,6 +21,9 @@ from chalicelib.domain.locations import search_key
 from chalicelib.services.generation.selection import Selection
 
 MAX_ROUNDS = 8
+# A unique batch from a selection at most this many times (count + excluded) takes a seeded shuffle
+# of the whole selection: exact, and at most a few reads of 100.
+SHUFFLE_FACTOR = 2
 Q_WINDOW = 300
 READ_CHUNK = 100
 
@@ -44,7 +48,7 @@ def draw_batch(
     excluded: frozenset[str],
 ) -> list[PublishedAddress]:
     total = selection.total
-    if unique and total <= count + len(excluded):
+    if unique and total <= SHUFFLE_FACTOR * (count + len(excluded)):
         return _take_all(selection, rng, fetch, count=count, excluded=excluded)
     found: list[PublishedAddress] = []
     tried: set[int] = set()
@@ -52,14 +56,17 @@ def draw_batch(
         need = count - len(found)
         if need == 0:
             break
+        # Exclusions are under half the selection here, so asking twice as many always suffices
+        # on average; the rounds absorb bad luck.
+        ask = need if not excluded else min(2 * need, need + len(excluded))
         ordinals = (
-            _fresh(selection, rng, need, tried)
+            _fresh(selection, rng, ask, tried)
             if unique
             else [selection.ordinal_at(rng.randrange(total)) for _ in range(need)]
         )
         fetched = fetch(ordinals)
         found += [fetched[o] for o in ordinals if o in fetched and fetched[o].id not in excluded]
-    return found
+    return found[:count]
 
 
 def _fresh(selection: Selection, rng: random.Random, need: int, tried: set[int]) -> list[int]:
