@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from chalicelib.errors import ConfigurationError
 
@@ -45,6 +45,9 @@ class Settings(BaseModel):
     # served within this time.
     snapshot_cache_seconds: int = Field(default=5, ge=0, le=300)
     log_level: str = "INFO"
+    # Signs location paging cursors (HMAC-SHA256); every Lambda of a stage must share it. Unset:
+    # the paged endpoints answer 503 rather than hand out cursors another Lambda would refuse.
+    cursor_secret: SecretStr | None = Field(default=None, min_length=32)
 
     def table(self, name: str) -> TableSettings:
         return TableSettings(name=name, region=self.aws_region, endpoint=self.dynamodb_endpoint)
@@ -61,6 +64,7 @@ _ENV_NAMES = {
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",
+    "cursor_secret": "CURSOR_SECRET",
 }
 
 

@@ -3,12 +3,18 @@ Tests swap in their own (moto tables, a fake clock, another pool configuration) 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
 from chalicelib.config import Settings, get_settings
+from chalicelib.errors import NotConfigured
+from chalicelib.logs import log_event
 from chalicelib.services.auth import CachedTokens
+from chalicelib.services.catalog.cursors import CursorSigner
+from chalicelib.services.catalog.directory_cache import CachedDirectories
+from chalicelib.services.catalog.service import CatalogSources
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
 from chalicelib.services.snapshots import ActiveSnapshots
@@ -24,10 +30,20 @@ class Dependencies:
     tokens: CachedTokens  # the request path reads tokens through this cache
     snapshots: ActiveSnapshots  # and the active-snapshot pointers through this one
     catalog: CachedCatalog  # and the published catalog, immutable per snapshot
+    directories: CachedDirectories  # and its location directories
+    cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
     pool_config: PoolConfig
 
     def generation_sources(self) -> Sources:
         return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
+
+    def catalog_sources(self) -> CatalogSources:
+        if self.cursors is None:
+            log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
+            raise NotConfigured("location listings are not configured on this deployment")
+        return CatalogSources(
+            snapshots=self.snapshots, catalog=self.catalog, directories=self.directories, cursors=self.cursors
+        )
 
 
 def build(
@@ -42,6 +58,10 @@ def build(
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
         snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
         catalog=CachedCatalog(stores.catalog),
+        directories=CachedDirectories(stores.catalog),
+        cursors=CursorSigner(settings.cursor_secret.get_secret_value().encode())
+        if settings.cursor_secret
+        else None,
         pool_config=pool_config or load_pool_config(),
     )
 

@@ -62,6 +62,10 @@ class StorageUnavailable(ServiceError):
     """DynamoDB is unreachable, missing a table, or throttling past our retries."""
 
 
+class NotConfigured(ServiceError):
+    """This deployment lacks a setting the endpoint needs (operators see which in the logs)."""
+
+
 class ConfigurationError(Exception):
     """The deployment's settings are unusable; an operator must fix them."""
 

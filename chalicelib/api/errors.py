@@ -22,6 +22,7 @@ _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
     errors.RateLimited: (429, "RATE_LIMITED"),
     errors.NotYetAvailable: (501, "NOT_IMPLEMENTED"),
     errors.StorageUnavailable: (503, "SERVICE_UNAVAILABLE"),
+    errors.NotConfigured: (503, "SERVICE_UNAVAILABLE"),
 }
 
 # Chalice answers some requests before our routes run (405, 415, its own 500); same shape for those.

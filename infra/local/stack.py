@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -44,6 +45,8 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
         engine.start()
         print(f"DynamoDB Local on {engine.endpoint} (data in {dev_dir / 'dynamodb'})", flush=True)
         os.environ.update(local_environment(engine.endpoint))
+        # A fresh cursor key per run unless one is given: paging cursors outlive nothing but the run.
+        os.environ.setdefault("CURSOR_SECRET", secrets.token_urlsafe(32))
         bearer = _prepare_data()
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)

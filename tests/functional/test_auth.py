@@ -15,8 +15,8 @@ READ_ENDPOINTS = [
     ("/api/v1/countries", 200),
     ("/api/v1/availability", 200),
     ("/api/v1/client-context", 501),
-    ("/api/v1/locations/search", 501),
-    ("/api/v1/locations/hierarchy?country=US&childType=region", 501),
+    ("/api/v1/locations/search", 404),  # no published pool for US
+    ("/api/v1/locations/hierarchy?country=US&childType=region", 404),
     ("/api/v1/coverage", 200),
     ("/api/v1/addresses/some-id", 404),
     ("/api/v1/data-health", 200),

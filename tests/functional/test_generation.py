@@ -154,7 +154,7 @@ def test_q_must_occur_in_the_address(api: Api) -> None:
     for seed in range(5):  # a selection of 300 or fewer is searched exhaustively: one match is always found
         address = api.get(f"/api/v1/generate?country=NL&q=GALVANI&seed=g{seed}")["data"]["result"]["address"]
         assert address["components"]["street"] == "Galvanistraat"
-    error = api.get("/api/v1/generate?country=NL&q=zzzzzz", status=404)["error"]
+    error = api.get("/api/v1/generate?country=NL&q=zzzzzz", 404)["error"]
     assert error["code"] == "NO_POOL_COVERAGE"
 
 
@@ -227,7 +227,7 @@ def test_residential_filter_and_the_cn_default(api: Api) -> None:
             "address"
         ]
         assert address["propertyType"] == "residential"
-    error = api.get("/api/v1/generate?country=CN", status=404)["error"]  # CN defaults to residential
+    error = api.get("/api/v1/generate?country=CN", 404)["error"]  # CN defaults to residential
     assert (error["code"], "residential" in error["message"]) == ("NO_POOL_COVERAGE", True)
     address = api.get("/api/v1/generate?country=CN&residential=false")["data"]["result"]["address"]
     assert address["propertyType"] == "commercial"
@@ -244,7 +244,7 @@ def test_residential_filter_and_the_cn_default(api: Api) -> None:
     ],
 )
 def test_no_coverage_is_404(api: Api, query: str, field: str | None) -> None:
-    error = api.get(f"/api/v1/generate?{query}", status=404)["error"]
+    error = api.get(f"/api/v1/generate?{query}", 404)["error"]
     assert error["code"] == "NO_POOL_COVERAGE"
     if field:
         assert error["details"][0]["field"] == field
@@ -252,14 +252,12 @@ def test_no_coverage_is_404(api: Api, query: str, field: str | None) -> None:
 
 def test_value_and_id_naming_different_locations_is_404(api: Api, pool: deps.Dependencies) -> None:
     region_id = _location_id(pool, "PL", LocationType.REGION, "Śląskie")
-    error = api.get(f"/api/v1/generate?country=PL&region=Dolnośląskie&regionId={region_id}", status=404)[
-        "error"
-    ]
+    error = api.get(f"/api/v1/generate?country=PL&region=Dolnośląskie&regionId={region_id}", 404)["error"]
     assert error["details"][0]["field"] == "region"
 
 
 def test_ip_needs_its_mode(api: Api) -> None:
-    error = api.get("/api/v1/generate?country=PL&ip=192.0.2.1", status=400)["error"]
+    error = api.get("/api/v1/generate?country=PL&ip=192.0.2.1", 400)["error"]
     assert error["details"][0]["field"] == "ip"
 
 
@@ -278,7 +276,7 @@ def test_lookup_by_id(api: Api) -> None:
     address = api.get("/api/v1/generate?country=NL&seed=look")["data"]["result"]["address"]
     assert api.get(f"/api/v1/addresses/{address['id']}")["data"]["address"] == address
     for unknown in ("nl-aaaaaaaaaaaaaaaa", "xx-aaaaaaaaaaaaaaaa", "nothing"):
-        assert api.get(f"/api/v1/addresses/{unknown}", status=404)["error"]["code"] == "ADDRESS_NOT_FOUND"
+        assert api.get(f"/api/v1/addresses/{unknown}", 404)["error"]["code"] == "ADDRESS_NOT_FOUND"
 
 
 def test_an_address_that_left_the_pool_is_not_found(

@@ -49,7 +49,9 @@ class Api:
     def __init__(self, client: Client, auth: dict[str, str]) -> None:
         self.client, self.auth = client, auth
 
-    def get(self, path: str, status: int = 200, **params: object) -> Any:
+    def get(self, path: str, status: int = 200, /, **params: object) -> Any:
+        """GET with these query parameters, expecting `status` (positional: `status=` would be a
+        query parameter)."""
         if params:
             path += "?" + urlencode({k: v for k, v in params.items() if v is not None})
         response = self.client.http.get(path, headers=self.auth)

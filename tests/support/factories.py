@@ -25,6 +25,7 @@ def make_settings(**overrides: object) -> Settings:
         "pool_table": "test-pool",
         "catalog_table": "test-catalog",
         "token_cache_seconds": 0,
+        "cursor_secret": "test-cursor-secret-" + "x" * 32,
     }
     values.update(overrides)
     return Settings.model_validate(values)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
+from chalicelib.domain.directories import DirectoryKey, Entry, build_directories
+from chalicelib.domain.locations import LocationType, value_key
+from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot, Snapshot
 from chalicelib.domain.tokens import Token
 from chalicelib.errors import TokenNotFound
 
@@ -53,3 +57,54 @@ class BrokenTokenStore(FakeTokenStore):
 
     def get(self, token_id: str) -> Token | None:
         raise RuntimeError("disk on fire: secret-internal-detail")
+
+
+class FakeCatalogStore:
+    """The catalog table's read verbs over snapshots held in memory, counting directory reads so
+    caching can be observed."""
+
+    def __init__(self) -> None:
+        self._locations: dict[str, dict[str, Location]] = {}
+        self._directories: dict[str, dict[DirectoryKey, list[Entry]]] = {}
+        self.directory_reads = 0
+
+    def add(self, snapshot: Snapshot) -> PublishedSnapshot:
+        self._locations[snapshot.id] = snapshot.locations
+        self._directories[snapshot.id] = build_directories(snapshot.locations.values())
+        coverage = Coverage(snapshot.country, CountRule(0, 0), FractionRule(0, 0), FractionRule(0, 0))
+        return PublishedSnapshot(
+            snapshot.country,
+            snapshot.id,
+            "2026-11-22T10:00:00+00:00",
+            snapshot.count,
+            snapshot.residential_count,
+            Layout(buckets=1, shards=1),
+            (),
+            coverage,
+        )
+
+    def get_location(self, snapshot_id: str, layout: Layout, location_id: str) -> Location | None:
+        return self._locations[snapshot_id].get(location_id)
+
+    def find_location_ids(
+        self, snapshot_id: str, layout: Layout, kind: LocationType, value: str
+    ) -> list[str]:
+        return [
+            loc.id
+            for loc in self._locations[snapshot_id].values()
+            if loc.type is kind and value_key(value) in loc.aliases
+        ]
+
+    def get_directory(self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType) -> list[Entry]:
+        self.directory_reads += 1
+        return self._directories[snapshot_id].get((scope, kind), [])
+
+
+class FakeSnapshots:
+    """Active-snapshot pointers that a test switches by hand."""
+
+    def __init__(self) -> None:
+        self.active: dict[str, PublishedSnapshot] = {}
+
+    def get(self, country: str) -> PublishedSnapshot | None:
+        return self.active.get(country)

@@ -1,0 +1,1 @@
+"""Location search and hierarchy over the published catalog."""
