@@ -45,7 +45,10 @@ class Entry:
         cls, kind: LocationType, id: str, value: str, count: int, residential: int, names: Iterable[str] = ()
     ) -> Entry:
         others = tuple(n for n in dict.fromkeys(names) if n != value)
-        keys = tuple(dict.fromkeys(match_key(kind, text) for text in (value, *others)))
+        key = match_key(kind, value)
+        if not others:  # most entries: skip the general path
+            return cls(id, value, count, residential, (), (key,))
+        keys = tuple(dict.fromkeys([key, *(match_key(kind, text) for text in others)]))
         return cls(id, value, count, residential, others, keys)
 
     def available(self, residential: bool) -> int:
