@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,3 +58,6 @@ bench-sync: install
 
 bench-generate: install
 	$(BIN)/python -m bench.generate
+
+bench-catalog: install
+	$(BIN)/python -m bench.catalog

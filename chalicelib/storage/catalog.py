@@ -195,6 +195,13 @@ class CatalogStore(TableStore[_CatalogItem]):
             doc = dumps({"blocks": len(blocks), "entries": len(entries)} if number == 0 else {})
             yield self._model(_partition(snapshot_id, sort, layout.shards), sort, doc=doc, blob=block)
 
+    def directory_block_key(
+        self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType, number: int
+    ) -> dict[str, Any]:
+        """The low-level DynamoDB key of one directory block (for benchmarks' bare reads)."""
+        sort = _block_key(scope, kind, number)
+        return {"pk": {"S": _partition(snapshot_id, sort, layout.shards)}, "sk": {"S": sort}}
+
     def get_directory(self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType) -> list[Entry]:
         """The directory's entries in order; empty when the scope has no location of `kind`."""
         first = _block_key(scope, kind, 0)

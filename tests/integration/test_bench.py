@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.catalog import main as catalog_bench
 from bench.generate import main as generate_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
@@ -40,3 +41,16 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
     assert set(rows) == {"generate", "batch(50)", "get"}
     assert rows["get"].endswith("{'UpdateItem': 1, 'GetItem': 1}")  # the rate counter and the address
     assert rows["generate"].endswith("{'UpdateItem': 1, 'BatchGetItem': 1}")
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_catalog_bench_reports_requests_per_page() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = catalog_bench(["NL"], runs=5, scales=(1_000,))
+    warm = lines[lines.index(next(line for line in lines if line.startswith("warm"))) + 1 :][:3]
+    assert all(line.endswith("{'UpdateItem': 1}") for line in warm)  # cached: only the rate counter
+    cold = next(line for line in lines if line.startswith("cold"))
+    assert "GetItem" in lines[lines.index(cold) + 1]
+    assert lines[-1].split()[0] == "1000"
+    assert lines[-1].endswith("{'GetItem': 1}")
