@@ -143,6 +143,15 @@ def test_first_start_syncs_the_sample_sources(stack: Stack) -> None:
     assert {c["code"]: c["addressCount"] for c in body["data"]} == SYNCED
 
 
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_location_listings_are_served(stack: Stack) -> None:
+    """make run provides a cursor key, so the listings answer (503 without one)."""
+    path = "/api/v1/locations/search?country=NL&field=postcode&limit=20"
+    status, _, body = stack.request("GET", path, token=stack.dev_token)
+    assert status == 200, body
+    assert (body["data"]["total"], body["data"]["nextCursor"]) == (SYNCED["NL"], None)
+
+
 def test_auth_failures(stack: Stack) -> None:
     status, headers, body = stack.request("GET", "/api/v1/countries")
     assert status == 401
