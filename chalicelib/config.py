@@ -48,6 +48,12 @@ class Settings(BaseModel):
     # Signs location paging cursors (HMAC-SHA256); every Lambda of a stage must share it. Unset:
     # the paged endpoints answer 503 rather than hand out cursors another Lambda would refuse.
     cursor_secret: SecretStr | None = Field(default=None, min_length=32)
+    # The DB-IP Lite City files: a directory, or s3://bucket/prefix copied to /tmp at first use.
+    # Unset: client context and ip-region generation answer 503.
+    ip_database: str | None = None
+    # How many proxies in front of API Gateway append to X-Forwarded-For and are trusted; 0 (the
+    # default) ignores the header and uses API Gateway's sourceIp.
+    trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
 
     def table(self, name: str) -> TableSettings:
         return TableSettings(name=name, region=self.aws_region, endpoint=self.dynamodb_endpoint)
@@ -65,6 +71,8 @@ _ENV_NAMES = {
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",
     "cursor_secret": "CURSOR_SECRET",
+    "ip_database": "IP_DATABASE",
+    "trusted_proxy_hops": "TRUSTED_PROXY_HOPS",
 }
 
 

@@ -15,10 +15,12 @@ from chalicelib.services.auth import CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.catalog.service import CatalogSources
+from chalicelib.services.context.service import Caller, ContextSources
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
 from chalicelib.services.snapshots import ActiveSnapshots
 from chalicelib.services.sync.config import PoolConfig, load_pool_config
+from chalicelib.storage.ip_database import MmdbIpDatabase
 from chalicelib.storage.tables import Stores, build_stores
 
 
@@ -32,10 +34,20 @@ class Dependencies:
     catalog: CachedCatalog  # and the published catalog, immutable per snapshot
     directories: CachedDirectories  # and its location directories
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
+    ip_database: MmdbIpDatabase | None  # None when IP_DATABASE is unset; opened at first lookup
     pool_config: PoolConfig
 
     def generation_sources(self) -> Sources:
         return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
+
+    def context_sources(self) -> ContextSources:
+        if self.ip_database is None:
+            log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
+            raise NotConfigured("IP location is not configured on this deployment")
+        return ContextSources(ip_database=self.ip_database, snapshots=self.snapshots, catalog=self.catalog)
+
+    def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
+        return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)
 
     def catalog_sources(self) -> CatalogSources:
         if self.cursors is None:
@@ -62,6 +74,7 @@ def build(
         cursors=CursorSigner(settings.cursor_secret.get_secret_value().encode())
         if settings.cursor_secret
         else None,
+        ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         pool_config=pool_config or load_pool_config(),
     )
 

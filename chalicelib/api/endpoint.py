@@ -61,6 +61,7 @@ class Call(Generic[Q, B]):
     path: dict[str, Any]
     token: Token | None
     source_ip: str | None
+    forwarded_for: str | None
     dependencies: deps.Dependencies = field(repr=False)
 
 
@@ -105,6 +106,7 @@ def _handle(
             else {},
             token=token,
             source_ip=request.context.get("identity", {}).get("sourceIp"),
+            forwarded_for=request.headers.get("x-forwarded-for"),
             dependencies=dependencies,
         )
         result = handler(call)

@@ -21,16 +21,17 @@ from chalicelib.api.models.addresses import (
     GenerateData,
     GenerateQuery,
     GenerateResponse,
+    IpRegion,
     LocationFilters,
     Phone,
     SourceRef,
     TestProfile,
 )
-from chalicelib.api.pending import not_yet_available
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
+from chalicelib.services.context import service as context_service
 from chalicelib.services.generation import service
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
@@ -46,7 +47,17 @@ long as the same snapshot (`snapshotId`) is active. `q` must occur in the addres
 width-insensitive); it examines up to 300 matching addresses from a uniformly random start.
 `strategy=instant` is served exactly like `random`, which is already a single read. 404
 NO_POOL_COVERAGE: no published pool for the country, an unknown location value or ID, or no address
-left after the filters."""
+left after the filters.
+
+`mode=ip-region` draws uniformly from the published pool of the first-level region that `ip` (or,
+without it, the caller's address) is in, per the IP database (IP geolocation by
+[DB-IP](https://db-ip.com), CC BY 4.0); `q`, `residential` (default from the IP's country) and `seed`
+work as usual, `country` may be left out (given, it must be the IP's), and region, city, district and
+postcode filters are refused (400). `sourcesTried` starts with `ip:dbip-city-lite`, and `ipContext`
+says which region was used. 404 NO_POOL_COVERAGE names the region when it has no published pool (no
+fallback to the rest of the country: a draw outside the IP's region would mislead), names the country
+when the address maps to no region, and covers addresses without a place; its details list
+`sourcesTried`."""
 
 
 @endpoint(
@@ -67,11 +78,10 @@ left after the filters."""
 def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
     query = call.query
     _check_mode(query.mode, query.ip)
-    outcome = service.generate(
-        _filters(query, query.country, query.residential),
-        call.dependencies.generation_sources(),
-        seed=query.seed,
-    )
+    filters = _filters(query, query.country, query.residential)
+    if query.mode == "ip-region":
+        return _generate_in_ip_region(call, filters)
+    outcome = service.generate(filters, call.dependencies.generation_sources(), seed=query.seed)
     return GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
@@ -143,10 +153,33 @@ def get_address(call: Call[None, None]) -> AddressResponse:
     return AddressResponse(data=AddressData(address=address_out(address)))
 
 
+def _generate_in_ip_region(call: Call[GenerateQuery, None], filters: Filters) -> GenerateResponse:
+    query, dependencies = call.query, call.dependencies
+    outcome = context_service.generate_in_ip_region(
+        filters,
+        query.ip,
+        dependencies.caller(call.source_ip, call.forwarded_for),
+        dependencies.context_sources(),
+        dependencies.generation_sources(),
+        country_given="country" in query.model_fields_set,
+        seed=query.seed,
+    )
+    found = outcome.context
+    return GenerateResponse(
+        data=GenerateData(
+            request_id=query.request_id,
+            country=found.country,
+            mode="ip-region",
+            sources_tried=outcome.sources_tried,
+            snapshot_id=outcome.generated.snapshot.snapshot_id,
+            result=_generated(outcome.generated.results[0]),
+            ip_context=IpRegion(ip=found.ip, region=found.region, region_code=found.region_code),
+        )
+    )
+
+
 def _check_mode(mode: str | None, ip: str | None) -> None:
-    if mode == "ip-region":
-        raise not_yet_available("mode=ip-region")
-    if ip is not None:
+    if mode is None and ip is not None:
         raise InvalidRequest(
             "ip is only used with mode=ip-region", (ErrorDetail("ip", "needs mode=ip-region"),)
         )

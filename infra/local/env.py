@@ -10,6 +10,8 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 LOCAL_STAGE = "dev"
 # The published sample sources beside the checkout, read in place (never copied into the repo).
 SHARED_MANIFEST = PROJECT_DIR.parent / "shared" / "sources" / "manifest.json"
+# DB-IP Lite City (CC BY 4.0, IP geolocation by DB-IP), installed by npm with the local stack.
+IP_DATABASE = PROJECT_DIR / "infra" / "local" / "node_modules" / "@ip-location-db" / "dbip-city-mmdb"
 
 
 def stage_variables(stage: str = LOCAL_STAGE, project_dir: Path = PROJECT_DIR) -> dict[str, str]:
@@ -29,4 +31,5 @@ def local_environment(ddb_endpoint: str, stage: str = LOCAL_STAGE) -> dict[str, 
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
         "SYNC_MANIFEST": str(SHARED_MANIFEST),
+        "IP_DATABASE": str(IP_DATABASE),
     }

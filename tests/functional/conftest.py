@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from chalicelib import deps
 from chalicelib.storage.tables import create_missing_tables
 from tests.support.factories import make_settings
 from tests.support.fakes import FakeClock
+from tests.support.ipdb import write_ip_database
 
 
 @pytest.fixture
@@ -22,10 +24,16 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+@pytest.fixture(scope="session")
+def ip_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small IP database of the DB-IP layout (see tests/support/ipdb.py), built once."""
+    return write_ip_database(tmp_path_factory.mktemp("ip-database"))
+
+
 @pytest.fixture
-def dependencies(aws_env: None, clock: FakeClock) -> Iterator[deps.Dependencies]:
+def dependencies(aws_env: None, clock: FakeClock, ip_database: Path) -> Iterator[deps.Dependencies]:
     with mock_aws():
-        wired = deps.build(make_settings(), clock=clock)
+        wired = deps.build(make_settings(ip_database=str(ip_database)), clock=clock)
         create_missing_tables(wired.stores)
         deps.use(wired)
         yield wired

@@ -123,7 +123,7 @@ def test_generate_query_violations_name_the_field(
 
 @pytest.mark.parametrize(
     ("query", "status"),
-    [("country=us", 404), ("residential=true&seed=abc&strategy=instant", 404), ("mode=ip-region", 501)],
+    [("country=us", 404), ("residential=true&seed=abc&strategy=instant", 404), ("mode=ip-region", 404)],
 )
 def test_valid_generate_queries_pass_validation(
     client: Client, auth: dict[str, str], query: str, status: int

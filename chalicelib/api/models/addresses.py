@@ -111,13 +111,27 @@ class GeneratedAddress(ApiModel):
     profile: TestProfile
 
 
+class IpRegion(ApiModel):
+    """Where mode=ip-region drew from (an addition to the spec)."""
+
+    ip: str
+    region: str | None
+    region_code: str | None
+
+
 class GenerateData(ApiModel):
     request_id: str | None
     country: str
     mode: Literal["address", "ip-region"]
-    sources_tried: list[str]
+    sources_tried: list[str] = Field(
+        description="Source ids of the returned address; with mode=ip-region the IP database first "
+        "(ip:dbip-city-lite)"
+    )
     snapshot_id: str
     result: GeneratedAddress
+    ip_context: IpRegion | None = Field(
+        default=None, description="With mode=ip-region: the IP and its region"
+    )
 
 
 class GenerateResponse(ApiModel):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from chalicelib.api.models.common import ApiModel, CountryCode, IpText, QueryModel
 
 
@@ -89,14 +91,24 @@ class DataHealthResponse(ApiModel):
 
 
 class ClientContextQuery(QueryModel):
-    ip: IpText | None = None
+    ip: IpText | None = Field(default=None, description="IPv4 or IPv6; omitted: the caller's address")
 
 
 class ClientContext(ApiModel):
-    country: str
-    region: str | None
+    ip: str = Field(description="The address looked up (IPv4-mapped IPv6 as IPv4)")
+    country: str = Field(description="ISO 3166-1 alpha-2")
+    region: str | None = Field(
+        description="The first-level region as the catalog names it, usable as the region filter; "
+        "null when the database knows none or its name maps to no ISO 3166-2 unit"
+    )
+    region_code: str | None = Field(description="ISO 3166-2 code of the region (an addition to the spec)")
+    region_id: str | None = Field(
+        description="The region's catalog id when the country's published pool has it (an addition)"
+    )
     city: str | None
-    match_level: Literal["city", "region", "country"]
+    match_level: Literal["city", "region", "country"] = Field(
+        description="The finest level the database places the address at"
+    )
 
 
 class ClientContextResponse(ApiModel):

@@ -99,6 +99,10 @@ class RegionGazetteer:
         top = self._top(code)
         return Resolution(self._region(top), derived=top != code)
 
+    def top_level(self, code: str) -> str | None:
+        """The first-level unit a subdivision code lies in (itself when first-level)."""
+        return self._top(code) if code in self._by_code else None
+
     def by_code(self, code: str) -> Region | None:
         return self._region(code) if code in self._by_code else None
 

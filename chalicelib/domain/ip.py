@@ -1,0 +1,25 @@
+"""IP addresses as clients give them: parsed strictly, IPv4-mapped IPv6 read as the IPv4 address,
+and only globally routable addresses treated as placeable."""
+
+from __future__ import annotations
+
+import ipaddress
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def parse_ip(text: str) -> IpAddress:
+    """An IPv4 or IPv6 address (no prefix, no port, no zone); ValueError otherwise."""
+    address = ipaddress.ip_address(text.strip())
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.scope_id is not None:
+            raise ValueError("zone ids are not accepted")
+        if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 host a.b.c.d
+            return address.ipv4_mapped
+    return address
+
+
+def placeable(address: IpAddress) -> bool:
+    """Only public addresses have a place: private, loopback, link-local, multicast, reserved,
+    documentation and shared (CGNAT) ranges do not."""
+    return address.is_global and not address.is_multicast

