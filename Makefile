@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,3 +61,6 @@ bench-generate: install
 
 bench-catalog: install
 	$(BIN)/python -m bench.catalog
+
+bench-ip: install
+	$(BIN)/python -m bench.ip_context

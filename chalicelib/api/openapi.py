@@ -32,7 +32,12 @@ lists `{field, message}` pairs, e.g. which parameter failed validation. `request
 `X-Request-Id` header of every response. Unknown query parameters, repeated query parameters and
 unknown body properties are rejected with 400 `INVALID_REQUEST`. 405 and 415 answers carry
 `INVALID_REQUEST` too. Endpoints that are described but not yet implemented answer 501
-`NOT_IMPLEMENTED`.
+`NOT_IMPLEMENTED`. 503 `SERVICE_UNAVAILABLE`: storage unreachable, or a setting an endpoint needs
+is missing on this deployment.
+
+**Data.** Addresses come from OpenAddresses and OpenStreetMap sources, each with its licence and
+attribution in `source`. IP geolocation by [DB-IP](https://db-ip.com) (DB-IP Lite City, licensed
+under CC BY 4.0), used by `/client-context` and `mode=ip-region`.
 """
 
 _ERROR_TEXT = {

@@ -73,7 +73,7 @@ def _open(directory: Path) -> dict[int, Any]:
 
     try:
         return {
-            v: maxminddb.open_database(str(directory / name), maxminddb.MODE_MMAP)
+            v: maxminddb.open_database(str(directory / name), maxminddb.MODE_MMAP_EXT)
             for v, name in FILES.items()
         }
     except (OSError, ValueError) as exc:

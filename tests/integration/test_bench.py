@@ -6,9 +6,12 @@ import pytest
 
 from bench.catalog import main as catalog_bench
 from bench.generate import main as generate_bench
+from bench.ip_context import main as ip_context_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
+from chalicelib.storage.ip_database import FILES
 from infra.local.dynamodb_local import java_available
+from infra.local.env import IP_DATABASE
 from tests.support.factories import SOURCES
 
 pytestmark = pytest.mark.integration
@@ -54,3 +57,13 @@ def test_catalog_bench_reports_requests_per_page() -> None:
     assert "GetItem" in lines[lines.index(cold) + 1]
     assert lines[-1].split()[0] == "1000"
     assert lines[-1].endswith("{'GetItem': 1}")
+
+
+def test_ip_context_bench_reports_lookup_ratio_start_cost_and_mapped_share() -> None:
+    if not all((IP_DATABASE / name).exists() for name in FILES.values()):
+        pytest.skip("the DB-IP files are not installed (npm ci --prefix infra/local)")
+    lines = ip_context_bench(sample=2_000, runs=200)
+    assert lines[2].startswith("locate (ours")
+    assert lines[3].startswith("bare maxminddb get")
+    assert "open both files" in lines[4]
+    assert "mapped to ISO 3166-2" in lines[5]

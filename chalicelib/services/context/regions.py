@@ -7,7 +7,7 @@ Beijing = Beijing Shi, Seoul = Seoul-teukbyeolsi)."""
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 import pycountry
 
@@ -176,6 +176,7 @@ EXONYMS: dict[str, dict[str, str]] = {
 }
 
 
+@lru_cache(maxsize=8192)  # DB-IP has a few thousand distinct names: each is resolved once
 def region_code(country: str, state: str) -> str | None:
     """The ISO 3166-2 first-level code DB-IP's state name means, or None (never guessed: a name
     that fits two units maps to neither)."""
