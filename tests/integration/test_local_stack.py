@@ -152,6 +152,12 @@ def test_location_listings_are_served(stack: Stack) -> None:
     assert (body["data"]["total"], body["data"]["nextCursor"]) == (SYNCED["NL"], None)
 
 
+def test_client_context_uses_the_installed_ip_database(stack: Stack) -> None:
+    status, _, body = stack.request("GET", "/api/v1/client-context?ip=8.8.8.8", token=stack.dev_token)
+    assert status == 200, body
+    assert (body["data"]["country"], body["data"]["regionCode"]) == ("US", "US-CA")
+
+
 def test_auth_failures(stack: Stack) -> None:
     status, headers, body = stack.request("GET", "/api/v1/countries")
     assert status == 401
