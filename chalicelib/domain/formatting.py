@@ -49,11 +49,13 @@ def format_address(country: str, c: Components) -> str:
 
 
 def _street_line(country: str, c: Components) -> str:
-    if country in _NUMBER_AFTER_STREET:
-        line = _join(" ", c.street, c.house_number)
-    else:
-        line = _join(" ", c.house_number, c.street)
-    return _join(", ", line, c.unit) if c.unit else line
+    return street_line(country, c.street, c.house_number, c.unit)
+
+
+def street_line(country: str, street: str | None, number: str | None, unit: str | None) -> str:
+    """Street and number in the country's order ("Dorfstrasse 24" or "24 Main St"), then the unit."""
+    line = _join(" ", street, number) if country in _NUMBER_AFTER_STREET else _join(" ", number, street)
+    return _join(", ", line, unit) if unit else line
 
 
 def _east_asian(country: str, c: Components) -> str:

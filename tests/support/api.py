@@ -59,9 +59,10 @@ class Api:
         return json.loads(response.body)
 
     def batch(self, body: dict[str, Any], status: int = 200) -> Any:
+        return self.post("/api/v1/generate/batch", body, status)
+
+    def post(self, path: str, body: dict[str, Any], status: int = 200) -> Any:
         headers = {**self.auth, "Content-Type": "application/json"}
-        response = self.client.http.post(
-            "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
-        )
+        response = self.client.http.post(path, headers=headers, body=json.dumps(body).encode())
         assert response.status_code == status, response.body
         return json.loads(response.body)

@@ -1,0 +1,139 @@
+"""The translation use case: one published address, every component resolved for the target
+locale by the first rule that applies, then laid out in the address's country conventions.
+
+Per component, in order (each result says which rule gave it):
+  source     the text the source publishes in that language: the address itself when the target is
+             the country's language and script, or a language variant (OpenAddresses romaji, the
+             Belgian nl/fr files, OSM name:* tags)
+  gazetteer  an official name: ISO 3166-2 region names and translations (pycountry), country names
+             (CLDR via babel); a region the sync derived is a gazetteer name too
+  converted  the same text in the target script: OpenCC between Simplified, Traditional and
+             Japanese kanji; Hanyu Pinyin, or Hepburn from the source's kana, for Latin output
+  original   the text unchanged. Never a guessed translation of a proper name."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.formatting import street_line
+from chalicelib.services.translation import gazetteer, romanize
+from chalicelib.services.translation.layout import Fields, address_lines, format_pattern
+from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks
+from chalicelib.services.translation.scripts import convert_han, has_han, is_latin
+
+FIELDS = ("street", "house_number", "unit", "district", "city", "region", "postcode")
+_NAME_KEYS = {"house_number": "number"}  # how language variants name the fields
+_KANA_KEYS = {
+    "street": "street_kana",
+    "city": "city_kana",
+    "region": "region_kana",
+    "district": "district_kana",
+}
+_NATIVE_FORMATS = {"JP", "CN", "TW", "KR"}
+_STATE_CODES = {"US", "CA", "AU"}  # the region is written as its code's second part (CA, NSW)
+
+
+@dataclass(frozen=True)
+class Translation:
+    components: dict[str, str | None]  # FIELDS plus "country"
+    sources: dict[str, str]  # component → source, gazetteer, converted or original
+    lines: list[str]
+    single_line: str
+
+
+def translate(address: PublishedAddress, locale_tag: str, primary_language: str) -> Translation:
+    locale = LOCALES[locale_tag]
+    components: dict[str, str | None] = {}
+    sources: dict[str, str] = {}
+    for field in FIELDS:
+        value, how = _resolve(field, getattr(address.components, field), address, locale, primary_language)
+        components[field] = value
+        if value is not None:
+            sources[field] = how
+    country = gazetteer.country_name(address.country, locale)
+    components["country"] = country or address.country
+    sources["country"] = "gazetteer" if country else "original"
+    lines = _lines(address, components, locale)
+    return Translation(components, sources, lines, (", " if locale.latin else " ").join(lines))
+
+
+def _resolve(
+    field: str, value: str | None, address: PublishedAddress, locale: DisplayLocale, primary: str
+) -> tuple[str | None, str]:
+    if value is None:
+        return None, "original"
+    derived = field in address.derived  # filled by the sync from a gazetteer or the source's area
+    if speaks(primary, locale):
+        return value, "gazetteer" if derived else "source"
+    named = address.names.get(locale.language, {}).get(_NAME_KEYS.get(field, field))
+    if named:
+        return named, "source"
+    if field == "region" and address.components.region_code:
+        official = gazetteer.region_name(address.components.region_code, locale)
+        if official:
+            return official, "gazetteer"
+    converted = _converted(field, value, address, locale, primary)
+    if converted is not None and converted != value:
+        return converted, "converted"
+    return value, "original"
+
+
+def _converted(
+    field: str, value: str, address: PublishedAddress, locale: DisplayLocale, primary: str
+) -> str | None:
+    if locale.latin:
+        return _latin(field, value, address, locale)
+    script = PRIMARY_SCRIPT.get(primary)
+    if script and locale.script in {"Hans", "Hant", "Jpan"}:
+        return convert_han(value, script, locale.script)
+    return None
+
+
+def _latin(field: str, value: str, address: PublishedAddress, locale: DisplayLocale) -> str | None:
+    if is_latin(unicodedata.normalize("NFKC", value)):
+        normalized = unicodedata.normalize("NFKC", value)
+        return normalized if address.country in _NATIVE_FORMATS else None  # full-width digits
+    if address.country == "JP":
+        if field == "house_number":
+            return romanize.japanese_house_number(value)
+        kana = address.readings.get(_KANA_KEYS.get(field, ""))
+        return romanize.hepburn(value, kana) if kana else None
+    if has_han(value):
+        if field == "house_number":
+            return romanize.chinese_house_number(value)
+        return romanize.pinyin(value, english=locale.tag == "en")
+    return None
+
+
+def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayLocale) -> list[str]:
+    country = address.country
+    native = not locale.latin and country in _NATIVE_FORMATS
+    fmt_has = _format_fields(country, latin=not native)
+    region = c["region"]
+    if country in _STATE_CODES and address.components.region_code:
+        region = address.components.region_code.split("-", 1)[1]
+    city = None if c["city"] == c["region"] and native else c["city"]
+    if native:
+        parts = [city if "C" not in fmt_has else None, c["district"] if "D" not in fmt_has else None]
+        street = "".join(p for p in (*parts, c["street"], c["house_number"], c["unit"]) if p)
+    else:
+        latin_first = country in _NATIVE_FORMATS  # "1-1 Imabuku 1-chome", "5566 Huizhou Avenue"
+        street = street_line("US" if latin_first else country, c["street"], c["house_number"], c["unit"])
+        extra = [c["district"] if "D" not in fmt_has else None, city if "C" not in fmt_has else None]
+        street = ", ".join(p for p in (street, *extra) if p)
+    fields = Fields(
+        street_address=street or None,
+        district=c["district"] if "D" in fmt_has else None,
+        city=city if "C" in fmt_has else None,
+        region=region,
+        postcode=c["postcode"],
+        country=c["country"],
+    )
+    return address_lines(country, fields, latin=not native)
+
+
+def _format_fields(country: str, latin: bool) -> set[str]:
+    pattern = format_pattern(country, latin)
+    return {pattern[i + 1] for i, ch in enumerate(pattern[:-1]) if ch == "%"}
