@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.formatting import street_line
-from chalicelib.services.translation import gazetteer, romanize
+from chalicelib.services.translation import gazetteer, japan_post, romanize
 from chalicelib.services.translation.layout import Fields, address_lines, format_pattern
 from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks
 from chalicelib.services.translation.scripts import convert_han, has_han, is_latin
@@ -98,13 +98,20 @@ def _latin(field: str, value: str, address: PublishedAddress, locale: DisplayLoc
     if address.country == "JP":
         if field == "house_number":
             return romanize.japanese_house_number(value)
-        kana = address.readings.get(_KANA_KEYS.get(field, ""))
+        kana = address.readings.get(_KANA_KEYS.get(field, "")) or _japan_post_kana(field, value, address)
         return romanize.hepburn(value, kana) if kana else None
     if has_han(value):
         if field == "house_number":
             return romanize.chinese_house_number(value)
         return romanize.pinyin(value, english=locale.tag == "en")
     return None
+
+
+def _japan_post_kana(field: str, value: str, address: PublishedAddress) -> str | None:
+    c = address.components
+    if field != "street" or not (c.region and c.city):
+        return None
+    return japan_post.street_kana(c.region, c.city, value)
 
 
 def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayLocale) -> list[str]:
