@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip bench-translation
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,3 +64,6 @@ bench-catalog: install
 
 bench-ip: install
 	$(BIN)/python -m bench.ip_context
+
+bench-translation: install
+	$(BIN)/python -m bench.translation

@@ -54,10 +54,6 @@ class NoPoolCoverage(ServiceError):
     """The published pool has nothing for the requested country or location."""
 
 
-class NotYetAvailable(ServiceError):
-    """The endpoint is described but not implemented yet."""
-
-
 class StorageUnavailable(ServiceError):
     """DynamoDB is unreachable, missing a table, or throttling past our retries."""
 

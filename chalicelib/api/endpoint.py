@@ -46,7 +46,6 @@ class Operation:
     path_params: type[BaseModel] | None = None
     errors: tuple[int, ...] = ()
     description: str = ""
-    implemented: bool = True
 
 
 OPERATIONS: list[Operation] = []

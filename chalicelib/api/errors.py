@@ -20,7 +20,6 @@ _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
     errors.NoPoolCoverage: (404, "NO_POOL_COVERAGE"),
     errors.AddressNotFound: (404, "ADDRESS_NOT_FOUND"),
     errors.RateLimited: (429, "RATE_LIMITED"),
-    errors.NotYetAvailable: (501, "NOT_IMPLEMENTED"),
     errors.StorageUnavailable: (503, "SERVICE_UNAVAILABLE"),
     errors.NotConfigured: (503, "SERVICE_UNAVAILABLE"),
 }

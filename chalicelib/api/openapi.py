@@ -31,8 +31,7 @@ security requirement.
 lists `{field, message}` pairs, e.g. which parameter failed validation. `requestId` is also in the
 `X-Request-Id` header of every response. Unknown query parameters, repeated query parameters and
 unknown body properties are rejected with 400 `INVALID_REQUEST`. 405 and 415 answers carry
-`INVALID_REQUEST` too. Endpoints that are described but not yet implemented answer 501
-`NOT_IMPLEMENTED`. 503 `SERVICE_UNAVAILABLE`: storage unreachable, or a setting an endpoint needs
+`INVALID_REQUEST` too. 503 `SERVICE_UNAVAILABLE`: storage unreachable, or a setting an endpoint needs
 is missing on this deployment.
 
 **Data.** Addresses come from OpenAddresses and OpenStreetMap sources, each with its licence and
@@ -47,7 +46,6 @@ _ERROR_TEXT = {
     404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND",
     429: "RATE_LIMITED: the token's per-minute limit is used up; see Retry-After",
     500: "INTERNAL_ERROR",
-    501: "NOT_IMPLEMENTED: described, not yet served",
     503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling",
 }
 _AUTH_ERRORS = (401, 403, 429)
@@ -129,8 +127,6 @@ def _responses(op: Operation) -> dict[str, Any]:
         statuses |= set(_AUTH_ERRORS)
     if op.query or op.body or op.path_params:
         statuses.add(400)
-    if not op.implemented:
-        statuses.add(501)
     for status in sorted(statuses):
         responses[str(status)] = {"description": _ERROR_TEXT[status], "content": _json_ref(ErrorResponse)}
     return responses

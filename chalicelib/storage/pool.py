@@ -11,6 +11,7 @@ import math
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from pynamodb.attributes import UnicodeAttribute
 from pynamodb.models import Model
@@ -87,6 +88,11 @@ class PoolStore(TableStore[_PoolItem]):
         with storage_errors(self.table_name):
             items = list(self._model.batch_get(keys))
         return {int(item.sk): address_from_doc(loads(item.doc)) for item in items}
+
+    def id_key(self, snapshot_id: str, layout: Layout, address_id: str) -> dict[str, Any]:
+        """The low-level DynamoDB key of an address by id (for benchmarks' bare reads)."""
+        pk, sk = _id_key(snapshot_id, layout.buckets, address_id)
+        return {"pk": {"S": pk}, "sk": {"S": sk}}
 
     def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None:
         return self._get(*_id_key(snapshot_id, layout.buckets, address_id))

@@ -9,6 +9,7 @@ from bench.generate import main as generate_bench
 from bench.ip_context import main as ip_context_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
+from bench.translation import main as translation_bench
 from chalicelib.storage.ip_database import FILES
 from infra.local.dynamodb_local import java_available
 from infra.local.env import IP_DATABASE
@@ -67,3 +68,14 @@ def test_ip_context_bench_reports_lookup_ratio_start_cost_and_mapped_share() -> 
     assert lines[3].startswith("bare maxminddb get")
     assert "open both files" in lines[4]
     assert "mapped to ISO 3166-2" in lines[5]
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_translation_bench_reports_every_locale_and_import_costs() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = translation_bench(runs=3, sources=["be-brussels-urbis-fr", "cn-countrywide-starbucks"])
+    rows = {line.split()[0]: line for line in lines[2:11]}
+    assert set(rows) == {"en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"}
+    assert all(row.endswith("{'UpdateItem': 1, 'GetItem': 1}") for row in rows.values())
+    assert sum(" ms" in line for line in lines[-5:]) == 5

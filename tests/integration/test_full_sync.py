@@ -183,3 +183,29 @@ def test_catalog_listings_page_every_location_once_with_the_published_counts(syn
         cities = _every_page(synced, f"/api/v1/locations/search?country={country}&limit=20", "cities")
         assert len({c["id"] for c in cities}) == len(cities), country
         assert sum(c["availableCount"] for c in cities) <= outcome.addresses
+
+
+LOCALES = ["en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"]
+
+
+def test_every_locale_translates_one_address_of_every_country(synced: Synced) -> None:
+    deps.use(synced.wired)
+    issued = issue_token(
+        synced.wired.stores.tokens, synced.wired.clock, scope="generate", rate_per_minute=10_000
+    )
+    headers = {**bearer(issued), "Content-Type": "application/json"}
+    with Client(app) as client:
+        for country in synced.report.countries:
+            response = client.http.get(
+                f"/api/v1/generate?country={country}&residential=false&seed=tr", headers=headers
+            )
+            assert response.status_code == 200, (country, response.body)
+            address_id = json.loads(response.body)["data"]["result"]["address"]["id"]
+            for locale in LOCALES:
+                body = json.dumps({"addressId": address_id, "targetLocale": locale}).encode()
+                answer = client.http.post("/api/v1/address-translation", headers=headers, body=body)
+                assert answer.status_code == 200, (country, locale, answer.body)
+                data = json.loads(answer.body)["data"]
+                assert data["lines"], (country, locale)
+                assert all(line.strip() for line in data["lines"]), (country, locale)
+                assert data["singleLine"]

@@ -57,7 +57,7 @@ class ErrorDetailOut(ApiModel):
 class ErrorBody(ApiModel):
     code: str = Field(
         description="INVALID_REQUEST, UNAUTHORIZED, FORBIDDEN, NO_POOL_COVERAGE, ADDRESS_NOT_FOUND, "
-        "RATE_LIMITED, INTERNAL_ERROR, NOT_IMPLEMENTED or SERVICE_UNAVAILABLE"
+        "RATE_LIMITED, INTERNAL_ERROR or SERVICE_UNAVAILABLE"
     )
     message: str
     details: list[ErrorDetailOut] | None = None
