@@ -16,7 +16,6 @@ import platform
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -27,6 +26,7 @@ from bench.harness import (
     RequestCounter,
     Timing,
     bare_client,
+    bench_auth,
     bench_dependencies,
     local_engine,
     measure,
@@ -39,7 +39,6 @@ from chalicelib.domain.snapshots import Layout, PublishedSnapshot
 from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.snapshots import ActiveSnapshots
-from chalicelib.services.tokens import create_token
 
 RUNS = 200
 DEFAULT_COUNTRIES = ["US"]
@@ -54,7 +53,7 @@ def main(countries: list[str], runs: int = RUNS, scales: tuple[int, ...] = SCALE
         country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
         kind, size = _largest_directory(wired, country)
         client = Client(app)
-        auth = _auth(wired)
+        auth = bench_auth(wired, "read")
         pages = _pages(client, auth, country, kind)
         warm = {name: measure(name, action, runs) for name, action in pages.items()}
         warm_requests = _requests(counter, pages)
@@ -108,18 +107,6 @@ def _largest_directory(wired: deps.Dependencies, country: PublishedSnapshot) -> 
     }
     kind = max(sizes, key=lambda k: sizes[k])
     return kind, sizes[kind]
-
-
-def _auth(wired: deps.Dependencies) -> dict[str, str]:
-    issued = create_token(
-        wired.stores.tokens,
-        wired.clock,
-        scope="read",
-        rate_per_minute=100_000,
-        lifetime=timedelta(hours=1),
-        label="bench",
-    )
-    return {"Authorization": f"Bearer {issued.bearer}"}
 
 
 def _pages(

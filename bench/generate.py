@@ -15,7 +15,6 @@ import json
 import platform
 import sys
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 from chalice.test import Client
@@ -25,13 +24,13 @@ from bench.harness import (
     RequestCounter,
     Timing,
     bare_client,
+    bench_auth,
     bench_dependencies,
     local_engine,
     measure,
     sync_samples,
 )
 from chalicelib import deps
-from chalicelib.services.tokens import create_token
 
 RUNS = 200
 
@@ -42,15 +41,7 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         sync_samples(wired, countries)
         deps.use(wired)
         country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
-        issued = create_token(
-            wired.stores.tokens,
-            wired.clock,
-            scope="generate",
-            rate_per_minute=100_000,
-            lifetime=timedelta(hours=1),
-            label="bench",
-        )
-        auth = {"Authorization": f"Bearer {issued.bearer}", "Content-Type": "application/json"}
+        auth = bench_auth(wired, "generate")
         client = Client(app)
         seeds = itertools.count()
         address_id = _body(client.http.get(f"/api/v1/generate?country={country.country}", headers=auth))

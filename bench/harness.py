@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import boto3
@@ -18,6 +19,7 @@ from chalicelib import deps
 from chalicelib.config import Settings
 from chalicelib.services.sync.report import SyncProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import create_missing_tables, snapshot_layout
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
 from infra.local.env import SHARED_MANIFEST
@@ -106,6 +108,19 @@ def bench_dependencies(engine: DynamoDBLocal, **overrides: Any) -> deps.Dependen
     wired = deps.build(Settings.model_validate(values))
     create_missing_tables(wired.stores)
     return wired
+
+
+def bench_auth(wired: deps.Dependencies, scope: str) -> dict[str, str]:
+    """Headers of a fresh token with a limit no benchmark reaches."""
+    issued = create_token(
+        wired.stores.tokens,
+        wired.clock,
+        scope=scope,
+        rate_per_minute=100_000,
+        lifetime=timedelta(hours=1),
+        label="bench",
+    )
+    return {"Authorization": f"Bearer {issued.bearer}", "Content-Type": "application/json"}
 
 
 def sync_samples(

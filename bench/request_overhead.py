@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import platform
 import sys
-from datetime import timedelta
 
 from chalice.test import Client
 
 from app import app
-from bench.harness import RequestCounter, Timing, bare_client, bench_dependencies, local_engine, measure
+from bench.harness import (
+    RequestCounter,
+    Timing,
+    bare_client,
+    bench_auth,
+    bench_dependencies,
+    local_engine,
+    measure,
+)
 from chalicelib import deps
-from chalicelib.services.tokens import create_token
 
 DEFAULT_RUNS = 300
 
@@ -29,15 +35,7 @@ def main(runs: int = DEFAULT_RUNS) -> list[str]:
         wired = bench_dependencies(engine, token_cache_seconds=30)
         settings = wired.settings
         deps.use(wired)
-        issued = create_token(
-            wired.stores.tokens,
-            wired.clock,
-            scope="read",
-            rate_per_minute=100_000,
-            lifetime=timedelta(hours=1),
-            label="bench",
-        )
-        auth = {"Authorization": f"Bearer {issued.bearer}"}
+        auth = bench_auth(wired, "read")
         client = Client(app)
         bare = bare_client(engine.endpoint)
         key = {"pk": {"S": "BENCH#bare"}}

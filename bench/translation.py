@@ -15,17 +15,23 @@ import platform
 import subprocess
 import sys
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from chalice.test import Client
 
 from app import app
-from bench.harness import RequestCounter, Timing, bare_client, bench_dependencies, local_engine, measure
+from bench.harness import (
+    RequestCounter,
+    Timing,
+    bare_client,
+    bench_auth,
+    bench_dependencies,
+    local_engine,
+    measure,
+)
 from chalicelib import deps
 from chalicelib.services.sync.run import SyncTarget, run_sync
-from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import snapshot_layout
 from infra.local.env import SHARED_MANIFEST
 from tests.support.sync import write_manifest
@@ -65,7 +71,7 @@ def main(runs: int = RUNS, sources: list[str] | None = None) -> list[str]:
             layout_for=snapshot_layout,
         )
         deps.use(wired)
-        client, auth = Client(app), _auth(wired)
+        client, auth = Client(app), bench_auth(wired, "generate")
         ids = _one_address_per_country(client, auth, wired)
         timings, requests = {}, {}
         for locale in LOCALES:
@@ -91,18 +97,6 @@ def _import_ms(code: str) -> float:
     probe = f"import time; t = time.perf_counter(); {code}; print((time.perf_counter() - t) * 1000)"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     return float(done.stdout.strip())
-
-
-def _auth(wired: deps.Dependencies) -> dict[str, str]:
-    issued = create_token(
-        wired.stores.tokens,
-        wired.clock,
-        scope="generate",
-        rate_per_minute=100_000,
-        lifetime=timedelta(hours=1),
-        label="bench",
-    )
-    return {"Authorization": f"Bearer {issued.bearer}", "Content-Type": "application/json"}
 
 
 def _one_address_per_country(client: Client, auth: dict[str, str], wired: deps.Dependencies) -> list[str]:

@@ -11,6 +11,12 @@ from typing import Protocol
 from chalicelib.domain.snapshots import PublishedSnapshot
 
 
+class ActiveSnapshotReader(Protocol):
+    """What use cases need of the pointers: the active snapshot of a country, if any."""
+
+    def get(self, country: str) -> PublishedSnapshot | None: ...
+
+
 class PointerReader(Protocol):
     def active_snapshots(self) -> dict[str, PublishedSnapshot]: ...
 

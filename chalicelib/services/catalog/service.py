@@ -18,13 +18,10 @@ from chalicelib.domain.snapshots import Location, PublishedSnapshot
 from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
 from chalicelib.services.catalog.cursors import CursorSigner, Position, binding
 from chalicelib.services.generation.selection import RESIDENTIAL_BY_DEFAULT, CatalogReader
+from chalicelib.services.snapshots import ActiveSnapshotReader
 
 _DEPTH = {LocationType.REGION: 1, LocationType.CITY: 2, LocationType.DISTRICT: 3, LocationType.POSTCODE: 4}
 _PARENT_DEPTH = {"country": 0, "region": 1, "city": 2}
-
-
-class ActiveSnapshotReader(Protocol):
-    def get(self, country: str) -> PublishedSnapshot | None: ...
 
 
 class DirectorySource(Protocol):

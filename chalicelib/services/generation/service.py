@@ -15,6 +15,7 @@ from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import Q_WINDOW, draw_batch, make_rng, window_matches
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, select
+from chalicelib.services.snapshots import ActiveSnapshotReader
 
 
 class AddressReader(Protocol):
@@ -23,10 +24,6 @@ class AddressReader(Protocol):
         self, snapshot_id: str, layout: Layout, ordinals: Sequence[int]
     ) -> dict[int, PublishedAddress]: ...
     def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None: ...
-
-
-class ActiveSnapshotReader(Protocol):
-    def get(self, country: str) -> PublishedSnapshot | None: ...
 
 
 @dataclass(frozen=True)
