@@ -34,19 +34,11 @@ from chalicelib import deps
 from chalicelib.services.sync.run import SyncTarget, run_sync
 from chalicelib.storage.tables import snapshot_layout
 from infra.local.env import SHARED_MANIFEST
-from tests.support.sync import write_manifest
+from tests.support.sync import TRANSLATION_SOURCES, write_manifest
 
 RUNS = 100
 LOCALES = ["en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"]
-SOURCES = [
-    "jp-wakayama_shi-abr-ja",
-    "jp-wakayama_shi-abr-en",
-    "cn-countrywide-starbucks",
-    "tw-kinmen-doorplates-zh",
-    "be-brussels-urbis-fr",
-    "be-brussels-urbis-nl",
-    "us-sevier_county_ut-ugrc",
-]
+SOURCES = TRANSLATION_SOURCES
 LIBRARIES = {
     "babel (CLDR country names)": "from babel import Locale; Locale.parse('ja').territories",
     "opencc (Han scripts)": "import opencc; opencc.OpenCC('s2t').convert('汉字')",

@@ -12,16 +12,11 @@ from chalicelib import deps
 from chalicelib.domain.locations import search_key
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES
+from tests.support.sync import MIXED_SOURCES
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
-SYNCED = [
-    "pl-gliwice-prg",
-    "pl-wroclaw-prg",
-    "osm-liechtenstein-li",
-    "nl-countrywide-bag",
-    "cn-countrywide-starbucks",
-]
+SYNCED = MIXED_SOURCES
 SEARCH = "/api/v1/locations/search"
 HIERARCHY = "/api/v1/locations/hierarchy"
 

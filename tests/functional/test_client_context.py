@@ -13,16 +13,11 @@ from chalicelib import deps
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.ipdb import write_ip_database
+from tests.support.sync import MIXED_SOURCES
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
-SYNCED = [
-    "pl-gliwice-prg",
-    "pl-wroclaw-prg",
-    "osm-liechtenstein-li",
-    "nl-countrywide-bag",
-    "cn-countrywide-starbucks",
-]
+SYNCED = MIXED_SOURCES
 CONTEXT = "/api/v1/client-context"
 GENERATE = "/api/v1/generate"
 

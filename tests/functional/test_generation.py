@@ -18,17 +18,11 @@ from chalicelib.domain.locations import LocationType
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
-from tests.support.sync import sync, write_manifest
+from tests.support.sync import MIXED_SOURCES, sync, write_manifest
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
-SYNCED = [
-    "pl-gliwice-prg",
-    "pl-wroclaw-prg",
-    "osm-liechtenstein-li",
-    "nl-countrywide-bag",
-    "cn-countrywide-starbucks",
-]
+SYNCED = MIXED_SOURCES
 RESERVED_DOMAINS = {"example.com", "example.net", "example.org"}
 
 

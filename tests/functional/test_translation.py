@@ -11,18 +11,11 @@ import pytest
 from chalicelib import deps
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES
+from tests.support.sync import TRANSLATION_SOURCES
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
-SYNCED = [
-    "jp-wakayama_shi-abr-ja",
-    "jp-wakayama_shi-abr-en",
-    "cn-countrywide-starbucks",
-    "tw-kinmen-doorplates-zh",
-    "be-brussels-urbis-fr",
-    "be-brussels-urbis-nl",
-    "us-sevier_county_ut-ugrc",
-]
+SYNCED = TRANSLATION_SOURCES
 LOCALES = ["en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"]
 TRANSLATE = "/api/v1/address-translation"
 

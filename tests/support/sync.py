@@ -12,6 +12,27 @@ from chalicelib.services.sync.run import SyncTarget, run_sync
 from chalicelib.storage.tables import snapshot_layout
 from tests.support.factories import SOURCES
 
+# Real sources giving a small pool with every location level, residential and other records, and
+# Latin and Han scripts (PL, LI with AT, NL, CN): what the generation, catalog and IP tests sync.
+MIXED_SOURCES = [
+    "pl-gliwice-prg",
+    "pl-wroclaw-prg",
+    "osm-liechtenstein-li",
+    "nl-countrywide-bag",
+    "cn-countrywide-starbucks",
+]
+# Real sources with the language variants and scripts translation works with (JP ja + en, CN, TW,
+# BE fr + nl, a US county).
+TRANSLATION_SOURCES = [
+    "jp-wakayama_shi-abr-ja",
+    "jp-wakayama_shi-abr-en",
+    "cn-countrywide-starbucks",
+    "tw-kinmen-doorplates-zh",
+    "be-brussels-urbis-fr",
+    "be-brussels-urbis-nl",
+    "us-sevier_county_ut-ugrc",
+]
+
 
 def write_manifest(directory: Path, source_ids: list[str], name: str = "manifest.json") -> Path:
     """A manifest holding only these entries of the real one, its file paths made absolute so it
