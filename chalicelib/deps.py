@@ -11,6 +11,7 @@ from chalicelib.clock import Clock, SystemClock
 from chalicelib.config import Settings, get_settings
 from chalicelib.errors import NotConfigured
 from chalicelib.logs import log_event
+from chalicelib.reference.pool_config import PoolConfig, load_pool_config
 from chalicelib.services.auth import CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
@@ -19,7 +20,6 @@ from chalicelib.services.context.service import Caller, ContextSources
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
 from chalicelib.services.snapshots import ActiveSnapshots
-from chalicelib.services.sync.config import PoolConfig, load_pool_config
 from chalicelib.storage.ip_database import MmdbIpDatabase
 from chalicelib.storage.tables import Stores, build_stores
 

@@ -3,39 +3,17 @@
 from __future__ import annotations
 
 from chalicelib.domain.addresses import Components
-
-# Largest unit first, no separators: the native order of Japanese and Chinese addresses.
-_EAST_ASIAN = {"JP", "CN", "TW"}
-# Number after the street: "Dorfstrasse 24, 9490 Vaduz".
-_NUMBER_AFTER_STREET = {
-    "DE",
-    "AT",
-    "LI",
-    "CH",
-    "NL",
-    "BE",
-    "PL",
-    "IT",
-    "IS",
-    "RU",
-    "AD",
-    "DK",
-    "NO",
-    "SE",
-    "CZ",
-}
-# Postcode after the city: "Baltimore, MD 21201" style and "London EC2Y 8BB".
-_POSTCODE_AFTER_CITY = {"US", "GB", "SG", "CA", "AU"}
+from chalicelib.reference.countries import facts
 
 
 def format_address(country: str, c: Components) -> str:
-    if country in _EAST_ASIAN:
+    if facts(country).native_order:
         return _east_asian(country, c)
     street_line = _street_line(country, c)
-    if country in _POSTCODE_AFTER_CITY:
+    if facts(country).postcode_after_city:
         locality = _join(
             " ",
-            _join(", ", c.city, c.region_code.split("-")[1] if country == "US" and c.region_code else None),
+            _join(", ", c.city, region_abbreviation(country, c.region_code)),
             c.postcode,
         )
         parts = [street_line, c.district if country == "GB" else None, locality]
@@ -54,16 +32,24 @@ def _street_line(country: str, c: Components) -> str:
 
 def street_line(country: str, street: str | None, number: str | None, unit: str | None) -> str:
     """Street and number in the country's order ("Dorfstrasse 24" or "24 Main St"), then the unit."""
-    line = _join(" ", street, number) if country in _NUMBER_AFTER_STREET else _join(" ", number, street)
+    line = _join(" ", number, street) if facts(country).number_first else _join(" ", street, number)
     return _join(", ", line, unit) if unit else line
 
 
 def _east_asian(country: str, c: Components) -> str:
     city = None if c.city == c.region else c.city  # municipalities repeat their name as city
-    body = "".join(p for p in (c.region, city, c.district, c.street, c.house_number, c.unit) if p)
+    parts = (c.region, city, c.district, c.street, c.house_number, c.unit)
+    body = (" " if country == "KR" else "").join(p for p in parts if p)  # Korean spaces its units
     if not c.postcode:
         return body
     return f"〒{c.postcode} {body}" if country == "JP" else f"{c.postcode} {body}"
+
+
+def region_abbreviation(country: str, region_code: str | None) -> str | None:
+    """The region as written on envelopes where that is its code's second part (CA, NSW, BC)."""
+    if not region_code or not facts(country).region_as_code:
+        return None
+    return region_code.split("-", 1)[1]
 
 
 def _join(sep: str, *parts: str | None) -> str:

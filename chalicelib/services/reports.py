@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.snapshots import PublishedSnapshot
 from chalicelib.errors import NoPoolCoverage
-from chalicelib.services.sync.config import ConfigIssue, PoolConfig
+from chalicelib.reference.pool_config import ConfigIssue, PoolConfig
 
 
 class Snapshots(Protocol):
@@ -32,6 +32,10 @@ class CountryStatus:
     @property
     def residential_count(self) -> int:
         return self.snapshot.residential_count if self.snapshot else 0
+
+    @property
+    def complete_count(self) -> int:
+        return self.snapshot.complete_count if self.snapshot else 0
 
     @property
     def ready(self) -> bool:

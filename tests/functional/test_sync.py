@@ -10,7 +10,7 @@ import pytest
 from chalice.test import Client
 
 from chalicelib import deps
-from chalicelib.services.sync.config import load_pool_config
+from chalicelib.reference.pool_config import load_pool_config
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import CrashWhileWriting, sync, write_manifest

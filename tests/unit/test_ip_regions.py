@@ -6,7 +6,8 @@ import pycountry
 import pytest
 
 from chalicelib.domain.ip import parse_ip, placeable
-from chalicelib.services.context.regions import EXONYMS, region_code
+from chalicelib.reference.exonyms import EXONYMS
+from chalicelib.services.context.regions import region_code
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.domain.addresses import MatchLevel, PropertyType
-from chalicelib.services.sync.config import SourceConfig, load_pool_config
+from chalicelib.reference.pool_config import SourceConfig, load_pool_config
+from chalicelib.reference.postcodes import canonical, check_postcode
 from chalicelib.services.sync.normalize import (
     Candidate,
     Dropped,
@@ -12,7 +13,6 @@ from chalicelib.services.sync.normalize import (
     clean_text,
     normalize,
 )
-from chalicelib.services.sync.postcodes import canonical, check_postcode
 from tests.support.factories import make_raw
 
 CONFIG = load_pool_config()

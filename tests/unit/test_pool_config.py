@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from chalicelib.services.sync.config import load_pool_config
+from chalicelib.reference.pool_config import load_pool_config
 
 
 def test_packaged_configuration_is_valid_and_covers_the_manifest_countries() -> None:
@@ -27,6 +27,12 @@ def test_packaged_configuration_is_valid_and_covers_the_manifest_countries() -> 
         "IS",
         "NL",
         "AD",
+        "PT",
+        "CA",
+        "KR",
+        "ES",
+        "AU",
+        "SE",
     } == set(config.enabled)
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.services.sync.regions import display_name, gazetteer, us_zip
+from chalicelib.reference.regions import display_name, gazetteer, us_zip
 
 
 @pytest.mark.parametrize(

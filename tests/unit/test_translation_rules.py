@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.domain.addresses import Components, MatchLevel, PropertyType, Provenance, PublishedAddress
-from chalicelib.services.translation import gazetteer, japan_post, romanize
+from chalicelib.reference import japan_post
+from chalicelib.services.translation import gazetteer, romanize
 from chalicelib.services.translation.locales import LOCALES, speaks
 from chalicelib.services.translation.scripts import convert_han, is_latin
 from chalicelib.services.translation.service import translate

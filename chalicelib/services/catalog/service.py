@@ -16,8 +16,9 @@ from chalicelib.domain.directories import COUNTRY_SCOPE, TYPES_IN_SCOPE, Entry, 
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.snapshots import Location, PublishedSnapshot
 from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
+from chalicelib.reference.countries import facts
 from chalicelib.services.catalog.cursors import CursorSigner, Position, binding
-from chalicelib.services.generation.selection import RESIDENTIAL_BY_DEFAULT, CatalogReader
+from chalicelib.services.generation.selection import CatalogReader
 from chalicelib.services.snapshots import ActiveSnapshotReader
 
 _DEPTH = {LocationType.REGION: 1, LocationType.CITY: 2, LocationType.DISTRICT: 3, LocationType.POSTCODE: 4}
@@ -98,7 +99,9 @@ def children(request: ChildrenRequest, sources: CatalogSources) -> Page:
     _check_below(parent, request.kind, "childType")
     _check_immediate(parent, request.kind, snapshot, sources.directories)
     residential = (
-        request.residential if request.residential is not None else request.country in RESIDENTIAL_BY_DEFAULT
+        request.residential
+        if request.residential is not None
+        else facts(request.country).residential_by_default
     )
     return _page("hierarchy", request.kind, parent, request, residential, snapshot, sources)
 

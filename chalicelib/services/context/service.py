@@ -15,11 +15,11 @@ from typing import Protocol
 from chalicelib.domain.ip import IpAddress, parse_ip, placeable
 from chalicelib.domain.locations import LocationType
 from chalicelib.errors import AddressNotFound, ErrorDetail, InvalidRequest, NoPoolCoverage
+from chalicelib.reference.regions import display_name, gazetteer
 from chalicelib.services.context.regions import region_code
 from chalicelib.services.generation import service as generation
 from chalicelib.services.generation.selection import CatalogReader, Filters
 from chalicelib.services.snapshots import ActiveSnapshotReader
-from chalicelib.services.sync.regions import display_name, gazetteer
 from chalicelib.storage.ip_database import SOURCE_NAME, IpPlace
 
 

@@ -10,50 +10,11 @@ from datetime import date, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
+from chalicelib.reference.countries import facts
+
 if TYPE_CHECKING:
     from faker import Faker
 
-LOCALES = {
-    "US": "en_US",
-    "JP": "ja_JP",
-    "TW": "zh_TW",
-    "CN": "zh_CN",
-    "GB": "en_GB",
-    "DE": "de_DE",
-    "PL": "pl_PL",
-    "BE": "fr_BE",
-    "LI": "de_CH",
-    "RU": "ru_RU",
-    "AT": "de_AT",
-    "FR": "fr_FR",
-    "SG": "en_GB",
-    "MC": "fr_FR",
-    "IT": "it_IT",
-    "IS": "is_IS",
-    "NL": "nl_NL",
-    "AD": "es_ES",
-}
-CALLING_CODES = {
-    "US": "1",
-    "JP": "81",
-    "TW": "886",
-    "CN": "86",
-    "GB": "44",
-    "DE": "49",
-    "PL": "48",
-    "BE": "32",
-    "LI": "423",
-    "RU": "7",
-    "AT": "43",
-    "FR": "33",
-    "SG": "65",
-    "MC": "377",
-    "IT": "39",
-    "IS": "354",
-    "NL": "31",
-    "AD": "376",
-}
-FAMILY_NAME_FIRST = frozenset({"JP", "CN", "TW"})
 EMAIL_DOMAINS = ("example.com", "example.net", "example.org")  # reserved by RFC 2606
 # Every date in this range is an adult's birthday from 2024 on, and it does not move with "today",
 # so a seed reproduces the same profile on any day.
@@ -93,11 +54,11 @@ def _faker(locale: str) -> Faker:
 def make_profile(country: str, seed: int) -> TestProfile:
     rng = random.Random(seed)  # noqa: S311 - fictitious data, not secrets
     gender: Gender = rng.choice(("female", "male"))
-    fake = _faker(LOCALES.get(country, "en_US"))
+    fake = _faker(facts(country).faker_locale)
     fake.seed_instance(seed)
     given = fake.first_name_female() if gender == "female" else fake.first_name_male()
     family = _family_name(fake, gender)
-    full = f"{family}{given}" if country in FAMILY_NAME_FIRST else f"{given} {family}"
+    full = f"{family}{given}" if facts(country).family_name_first else f"{given} {family}"
     born = BORN_FROM + timedelta(days=rng.randrange((BORN_TO - BORN_FROM).days + 1))
     return TestProfile(
         given, family, full, gender, born, _email(given, family, rng), phone_number(country, rng)
@@ -131,7 +92,7 @@ def phone_number(country: str, rng: random.Random) -> Phone:
         return Phone(
             f"+44 7700 900{rng.randrange(1000):03d}", True, "Ofcom drama range 07700 900000 to 900999"
         )
-    code = CALLING_CODES.get(country, "999")
+    code = facts(country).calling_code
     return Phone(
         f"+{code} 00 {rng.randrange(1000):03d} {rng.randrange(10000):04d}",
         False,

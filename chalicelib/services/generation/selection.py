@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span, country_span
+from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span, country_span, strata
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
+from chalicelib.reference.countries import facts
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
-RESIDENTIAL_BY_DEFAULT = frozenset({"CN"})
 
 
 @dataclass(frozen=True)
@@ -25,10 +25,13 @@ class Filters:
     ids: dict[LocationType, str] = field(default_factory=dict)
     q: str | None = None
     residential: bool | None = None
+    complete: bool = False  # only addresses a form with the country's postal rules accepts
 
     @property
     def wants_residential(self) -> bool:
-        return self.residential if self.residential is not None else self.country in RESIDENTIAL_BY_DEFAULT
+        return (
+            self.residential if self.residential is not None else facts(self.country).residential_by_default
+        )
 
 
 class CatalogReader(Protocol):
@@ -63,14 +66,14 @@ def select(filters: Filters, snapshot: PublishedSnapshot, catalog: CatalogReader
         if locations is not None:
             chosen[kind] = locations
     spans = _spans(chosen, snapshot)
-    ranges = (
-        [s.residential for s in spans]
-        if filters.wants_residential
-        else [r for s in spans for r in (s.residential, s.other)]
-    )
+    chosen_strata = strata(residential=filters.wants_residential, complete=filters.complete)
+    ranges = [s.ranges[stratum] for s in spans for stratum in chosen_strata]
     selection = Selection(snapshot, tuple(r for r in ranges if r.size))
     if selection.total == 0:
-        what = "residential addresses" if filters.wants_residential else "addresses"
+        what = " ".join(
+            w for w, on in (("residential", filters.wants_residential), ("complete", filters.complete)) if on
+        )
+        what = f"{what} addresses" if what else "addresses"
         raise NoPoolCoverage(f"no published {what} in {filters.country} match these filters")
     return selection
 
@@ -107,7 +110,7 @@ def _unknown(kind: LocationType, field_name: str, message: str) -> NoPoolCoverag
 
 def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapshot) -> list[Span]:
     if not chosen:
-        return [country_span(snapshot.count, snapshot.residential_count)]
+        return [country_span(snapshot.strata)]
     finest = [kind for kind in LEVELS if kind in chosen][-1]
     spans = [span for location in chosen[finest] for span in location.spans]
     for kind, attribute in (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.snapshots import Snapshot
-from chalicelib.services.sync.config import CoverageTargets
-from chalicelib.services.sync.regions import gazetteer
+from chalicelib.reference.pool_config import CoverageTargets
+from chalicelib.reference.regions import gazetteer
 
 
 def compute_coverage(snapshot: Snapshot, targets: CoverageTargets) -> Coverage:

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from chalicelib.services.sync.config import ConfigIssue
+from chalicelib.reference.pool_config import ConfigIssue
 
 
 @dataclass

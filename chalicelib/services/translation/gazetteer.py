@@ -8,7 +8,7 @@ from functools import cache
 
 import pycountry
 
-from chalicelib.services.sync.regions import display_name
+from chalicelib.reference.regions import display_name
 from chalicelib.services.translation.locales import DisplayLocale
 from chalicelib.services.translation.scripts import is_latin
 

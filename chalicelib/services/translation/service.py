@@ -17,8 +17,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.formatting import street_line
-from chalicelib.services.translation import gazetteer, japan_post, romanize
+from chalicelib.domain.formatting import region_abbreviation, street_line
+from chalicelib.reference import japan_post
+from chalicelib.reference.countries import facts
+from chalicelib.services.translation import gazetteer, romanize
 from chalicelib.services.translation.layout import Fields, address_lines, format_pattern
 from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks
 from chalicelib.services.translation.scripts import convert_han, has_han, is_latin
@@ -31,8 +33,6 @@ _KANA_KEYS = {
     "region": "region_kana",
     "district": "district_kana",
 }
-_NATIVE_FORMATS = {"JP", "CN", "TW", "KR"}
-_STATE_CODES = {"US", "CA", "AU"}  # the region is written as its code's second part (CA, NSW)
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def _converted(
 def _latin(field: str, value: str, address: PublishedAddress, locale: DisplayLocale) -> str | None:
     if is_latin(unicodedata.normalize("NFKC", value)):
         normalized = unicodedata.normalize("NFKC", value)
-        return normalized if address.country in _NATIVE_FORMATS else None  # full-width digits
+        return normalized if facts(address.country).native_order else None  # full-width digits
     if address.country == "JP":
         if field == "house_number":
             return romanize.japanese_house_number(value)
@@ -116,17 +116,15 @@ def _japan_post_kana(field: str, value: str, address: PublishedAddress) -> str |
 
 def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayLocale) -> list[str]:
     country = address.country
-    native = not locale.latin and country in _NATIVE_FORMATS
+    native = not locale.latin and facts(country).native_order
     fmt_has = _format_fields(country, latin=not native)
-    region = c["region"]
-    if country in _STATE_CODES and address.components.region_code:
-        region = address.components.region_code.split("-", 1)[1]
+    region = region_abbreviation(country, address.components.region_code) or c["region"]
     city = None if c["city"] == c["region"] and native else c["city"]
     if native:
         parts = [city if "C" not in fmt_has else None, c["district"] if "D" not in fmt_has else None]
         street = "".join(p for p in (*parts, c["street"], c["house_number"], c["unit"]) if p)
     else:
-        latin_first = country in _NATIVE_FORMATS  # "1-1 Imabuku 1-chome", "5566 Huizhou Avenue"
+        latin_first = facts(country).native_order  # "1-1 Imabuku 1-chome", "5566 Huizhou Avenue"
         street = street_line("US" if latin_first else country, c["street"], c["house_number"], c["unit"])
         extra = [c["district"] if "D" not in fmt_has else None, city if "C" not in fmt_has else None]
         street = ", ".join(p for p in (street, *extra) if p)

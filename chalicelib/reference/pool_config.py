@@ -44,6 +44,8 @@ class SourceConfig(BaseModel):
     region: str | None = Field(default=None, pattern=r"^[A-Z]{2}-[A-Z0-9]{1,3}$")
     city: str | None = None
     street_level: bool = Field(default=False, alias="streetLevel")
+    # Older sources of the same addresses: where both publish an address, this source's values win.
+    supersedes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,9 @@ class PoolConfig:
     def source(self, source_id: str) -> SourceConfig:
         return self.sources.get(source_id, SourceConfig())
 
+    def supersedes(self) -> dict[str, frozenset[str]]:
+        return {family: frozenset(s.supersedes) for family, s in self.sources.items() if s.supersedes}
+
     def primary_languages(self) -> dict[str, str]:
         return {code: c.language.split("-")[0] for code, c in self.countries.items()}
 
@@ -85,7 +90,7 @@ def load_pool_config(countries_text: str | None = None, sources_text: str | None
 
 
 def _packaged(name: str) -> str:
-    return resources.files("chalicelib.data").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("chalicelib.reference.data").joinpath(name).read_text(encoding="utf-8")
 
 
 def _json(text: str, name: str, issues: list[ConfigIssue]) -> dict[str, Any]:

@@ -5,28 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
-_PATTERNS = {
-    "US": r"\d{5}(-\d{4})?",
-    "JP": r"\d{3}-\d{4}",
-    "TW": r"\d{3}(\d{2,3})?",
-    "CN": r"\d{6}",
-    "GB": r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}",
-    "DE": r"\d{5}",
-    "AT": r"\d{4}",
-    "LI": r"94(8[5-9]|9[0-8])",
-    "BE": r"\d{4}",
-    "FR": r"\d{5}",
-    "NL": r"\d{4} [A-Z]{2}",
-    "PL": r"\d{2}-\d{3}",
-    "IT": r"\d{5}",
-    "IS": r"\d{3}",
-    "SG": r"\d{6}",
-    "RU": r"\d{6}",
-    "MC": r"980\d{2}",
-    "AD": r"AD\d{3}",
-}
-_COMPILED = {country: re.compile(pattern) for country, pattern in _PATTERNS.items()}
+from chalicelib.reference.countries import COUNTRIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +17,16 @@ class PostcodeVerdict:
     invalid: bool = False
 
 
+@cache
+def _pattern(country: str) -> re.Pattern[str] | None:
+    facts = COUNTRIES.get(country)
+    return re.compile(facts.postcode) if facts else None
+
+
 def canonical(country: str, text: str) -> str:
     """Upper case, single spaces; the national written form where it is fixed (JP 640-8273,
-    NL 1614 LN, GB with its inward-code space, US ZIP+4 with a hyphen)."""
+    NL 1614 LN, GB and CA with the inward-code space, SE 114 55, US ZIP+4 and PT with a hyphen).
+    Only spacing and case change: digits and letters stay as published."""
     value = " ".join(text.upper().split())
     compact = value.replace(" ", "").replace("-", "")
     if country == "JP" and re.fullmatch(r"\d{7}", compact):
@@ -49,6 +37,12 @@ def canonical(country: str, text: str) -> str:
         return f"{compact[:-3]} {compact[-3:]}"
     if country == "US" and re.fullmatch(r"\d{9}", compact):
         return f"{compact[:5]}-{compact[5:]}"
+    if country == "PT" and (m := re.fullmatch(r"(\d{4}) ?-? ?(\d{3})(?: [^\d]+)?", value)):
+        return f"{m[1]}-{m[2]}"  # "4050297", "4300-198 PORTO": the code as published, locality apart
+    if country == "CA" and (m := re.fullmatch(r"(?:[A-Z]{2} )?([A-Z]\d[A-Z]) ?(\d[A-Z]\d)", value)):
+        return f"{m[1]} {m[2]}"  # "BC V6B 2E2": the province written before the code
+    if country == "SE" and re.fullmatch(r"\d{5}", compact):
+        return f"{compact[:3]} {compact[3:]}"
     if country == "AD" and re.fullmatch(r"\d{3}", compact):
         return f"AD{compact}"
     return value
@@ -61,7 +55,7 @@ def check_postcode(country: str, text: str) -> PostcodeVerdict:
     digits = re.sub(r"\D", "", value)
     if digits and set(digits) == {"0"} and len(digits) == len(re.sub(r"[\s-]", "", value)):
         return PostcodeVerdict(None, placeholder=True)  # 00000, 00-000: "not assigned"
-    pattern = _COMPILED.get(country)
+    pattern = _pattern(country)
     if pattern is not None and not pattern.fullmatch(value):
         return PostcodeVerdict(None, invalid=True)
     return PostcodeVerdict(value)

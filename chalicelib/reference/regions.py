@@ -11,9 +11,8 @@ from functools import cache
 import pycountry
 
 from chalicelib.domain.locations import value_key
+from chalicelib.reference.countries import facts
 
-# Local-language translations of ISO 3166-2 names that pycountry ships.
-_LOCALES = {"JP": ["ja"], "CN": ["zh_CN"], "TW": ["zh_TW"], "KR": ["ko"], "RU": ["ru"]}
 # Administrative suffixes the sources write and the translations leave out.
 _SUFFIX = re.compile(r"(特别行政区|维吾尔自治区|壮族自治区|回族自治区|自治区|省|市|縣|县|都|道|府|県)$")
 # Source vocabularies that are not ISO units but lie wholly within one (documented, tested).
@@ -141,7 +140,7 @@ def _name_index(country: str, subdivisions: list[object]) -> dict[str, str]:
     """value_key of every name (ISO, local translations, with and without suffix) → code.
     A name shared by two units (Chiayi City and County) is dropped: ambiguous, never guessed."""
     index: dict[str, set[str]] = {}
-    translations = [_translation(locale) for locale in _LOCALES.get(country, [])]
+    translations = [_translation(locale) for locale in facts(country).subdivision_locales]
     for sub in subdivisions:
         code: str = sub.code  # type: ignore[attr-defined]
         names = {sub.name} | {t.gettext(sub.name) for t in translations if t}  # type: ignore[attr-defined]

@@ -1,0 +1,80 @@
+"""Postal authorities' tables that map an area to exactly one postcode, or a postcode to its place.
+The sync fills a missing component from them (and lists it as derived); an area with several
+postcodes is not in a table, so its addresses keep the postcode missing.
+
+- JP: Japan Post's KEN_ALL, by prefecture, city and neighbourhood (chōme where split): japan_post.
+- TW: Chunghwa Post's 3-digit codes, one per township (鄉鎮市區), for the counties the pool serves.
+- LI: Swiss Post's codes for Liechtenstein: one per commune, except Eschen (Eschen 9492, Nendeln
+  9485) and Mauren (Mauren 9493, Schaanwald 9486), whose villages have their own.
+- MC: La Poste Monaco's 98000 for every street address of the principality (the other 980xx codes
+  belong to institutions' mail services, not to streets).
+- IS: Pósturinn's postcode list (postnumer.txt), each postcode with its place, in the nominative
+  as iceaddr (BSD-3) records it: data/is_postcodes.json."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from chalicelib.domain.locations import value_key
+from chalicelib.reference import japan_post
+
+_TW_TOWNSHIPS = {
+    ("金門縣", "金城鎮"): "893",
+    ("金門縣", "金湖鎮"): "891",
+    ("金門縣", "金沙鎮"): "890",
+    ("金門縣", "金寧鄉"): "892",
+    ("金門縣", "烈嶼鄉"): "894",
+    ("金門縣", "烏坵鄉"): "896",
+}
+_LI_PLACES = {
+    "vaduz": "9490",
+    "schaan": "9494",
+    "triesen": "9495",
+    "balzers": "9496",
+    "triesenberg": "9497",
+    "planken": "9498",
+    "ruggell": "9491",
+    "schellenberg": "9488",
+    "gamprin": "9487",
+    "nendeln": "9485",
+    "schaanwald": "9486",
+}
+MONACO = "98000"
+# Monaco's one commune and its quarters: a row whose city names something else lies outside it.
+_MONACO_PLACES = {
+    "monaco",
+    "monte-carlo",
+    "monaco-ville",
+    "la condamine",
+    "fontvieille",
+    "moneghetti",
+    "larvotto",
+    "la rousse",
+}
+
+
+def area_postcode(country: str, region: str, city: str, street: str) -> str | None:
+    """The one postcode the country's postal authority gives this area, or None."""
+    if country == "JP" and region and city:
+        return japan_post.street_postcode(region, city, street)
+    if country == "TW":
+        return _TW_TOWNSHIPS.get((region, city))
+    if country == "LI":
+        return _LI_PLACES.get(value_key(city))
+    if country == "MC" and value_key(city) in _MONACO_PLACES:
+        return MONACO
+    return None
+
+
+def postcode_place(country: str, postcode: str) -> str | None:
+    """The place a postcode stands for, where the postal authority names exactly one (IS)."""
+    return _iceland().get(postcode) if country == "IS" else None
+
+
+@cache
+def _iceland() -> dict[str, str]:
+    text = resources.files("chalicelib.reference.data").joinpath("is_postcodes.json").read_text("utf-8")
+    places: dict[str, str] = json.loads(text)["postcodes"]
+    return places
