@@ -15,6 +15,7 @@ from chalicelib.api.models.addresses import (
     BatchData,
     BatchRequest,
     BatchResponse,
+    Completeness,
     Components,
     Coordinates,
     GeneratedAddress,
@@ -78,7 +79,7 @@ when the address maps to no region, and covers addresses without a place; its de
 def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
     query = call.query
     _check_mode(query.mode, query.ip)
-    filters = _filters(query, query.country, query.residential)
+    filters = _filters(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters)
     outcome = service.generate(filters, call.dependencies.generation_sources(), seed=query.seed)
@@ -116,7 +117,7 @@ def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:
     request = service.BatchRequest(
         count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
     )
-    filters = _filters(body.filters, body.filters.country, body.filters.residential)
+    filters = _filters(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     outcome = service.generate_batch(
         filters, call.dependencies.generation_sources(), request, seed=body.options.seed
     )
@@ -193,10 +194,12 @@ _LEVELS = (
 )
 
 
-def _filters(source: LocationFilters, country: str, residential: bool | None) -> Filters:
+def _filters(source: LocationFilters, country: str, residential: bool | None, complete: bool) -> Filters:
     values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
     ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
-    return Filters(country=country, values=values, ids=ids, q=source.q, residential=residential)
+    return Filters(
+        country=country, values=values, ids=ids, q=source.q, residential=residential, complete=complete
+    )
 
 
 def _generated(g: service.Generated) -> GeneratedAddress:
@@ -216,6 +219,11 @@ def address_out(a: PublishedAddress) -> Address:
             id=a.provenance.source_id, license=a.provenance.license, attribution=a.provenance.attribution
         ),
         derived=list(a.derived),
+        completeness=Completeness(
+            complete=a.completeness.complete,
+            missing=list(a.completeness.missing),
+            invalid=list(a.completeness.invalid),
+        ),
     )
 
 

@@ -51,6 +51,7 @@ def countries(call: Call[None, None]) -> CountriesResponse:
                 address_count=c.count,
                 residential_available=c.residential_count > 0,
                 residential_count=c.residential_count,
+                complete_count=c.complete_count,
                 generation_mode="synchronized-pool",
             )
             for c in published

@@ -47,6 +47,20 @@ class Provenance:
 
 
 @dataclass(frozen=True, slots=True)
+class Completeness:
+    """Whether an address form with the country's postal rules accepts the address as served:
+    `missing` lists required components it lacks, `invalid` those the rules reject (a postcode
+    outside its region's prefixes, a city the country's list does not know)."""
+
+    complete: bool
+    missing: tuple[str, ...] = ()
+    invalid: tuple[str, ...] = ()
+
+
+UNASSESSED = Completeness(complete=False)
+
+
+@dataclass(frozen=True, slots=True)
 class PublishedAddress:
     id: str
     country: str
@@ -61,16 +75,23 @@ class PublishedAddress:
     names: dict[str, dict[str, str]] = field(default_factory=dict)
     # Readings the source publishes (JP katakana).
     readings: dict[str, str] = field(default_factory=dict)
-    # Components filled from a gazetteer or the source's configured area rather than the row itself.
+    # Components that differ from the row's own text: filled from a gazetteer, a postal table, the
+    # boundaries in the same extract or the source's configured area, or renamed by normalization.
     derived: tuple[str, ...] = ()
+    completeness: Completeness = UNASSESSED
+
+    @property
+    def is_complete(self) -> bool:
+        return self.completeness.complete
 
     @property
     def is_residential(self) -> bool:
         return self.property_type is PropertyType.RESIDENTIAL
 
 
-def stable_address_id(country: str, origin: str, record_id: str) -> str:
-    """Same source record → same id in every sync. `origin` is the source family, or "osm" for OSM
-    objects, whose type/id is global so the id survives a move between extracts."""
-    digest = hashlib.sha256(f"{country}|{origin}|{record_id}".encode()).digest()
+def stable_address_id(country: str, origin: str, record_id: str, text: str = "") -> str:
+    """Same source record and address text → same id in every sync. `origin` is the source family,
+    or "osm" for OSM objects, whose type/id is global so the id survives a move between extracts;
+    `text` tells apart the distinct addresses a source publishes under one record id."""
+    digest = hashlib.sha256(f"{country}|{origin}|{record_id}|{text}".encode()).digest()
     return f"{country.lower()}-{base64.b32encode(digest[:10]).decode().lower()}"

@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from chalicelib.domain.locations import LocationType, search_key, value_key
-from chalicelib.domain.snapshots import Location, Span
+from chalicelib.domain.snapshots import Location, Span, strata
+
+RESIDENTIAL = strata(residential=True, complete=False)
 
 COUNTRY_SCOPE = "country"  # the key of the country's own scope; regions and cities use their ids
 
@@ -75,7 +77,7 @@ def build_directories(locations: Iterable[Location]) -> dict[DirectoryKey, list[
         for scope, spans in _scopes_of(location):
             tally = counts[(scope, location.type)].setdefault(location.id, [0, 0])
             tally[0] += sum(s.count for s in spans)
-            tally[1] += sum(s.residential.size for s in spans)
+            tally[1] += sum(s.count_in(RESIDENTIAL) for s in spans)
     directories: dict[DirectoryKey, list[Entry]] = {}
     for (scope, kind), tallies in counts.items():
         entries = [

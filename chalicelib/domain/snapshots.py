@@ -1,10 +1,12 @@
 """A country's snapshot of the pool: addresses in one fixed order with dense ordinals, and the
 location catalog describing where each location's addresses sit in that order.
 
-Order: residential first, then region, city, district, postcode, street, number. So the residential
-addresses of any region, city or district are one contiguous range, and the rest another: a uniform
-draw in any location (residential or not) is one random integer and one read by ordinal. A postcode
-can cross cities, so it is a few such spans, one per (region, city, district) cell."""
+Order: by stratum (residential and complete, residential and incomplete, other and complete, other
+and incomplete), then region, city, district, postcode, street, number. So each stratum's addresses
+of any region, city or district are one contiguous range: a uniform draw in any location, with any
+mix of the residential and complete filters, is one random integer over at most four ranges and one
+read by ordinal. A postcode can cross cities, so it is a few such spans, one per (region, city,
+district) cell."""
 
 from __future__ import annotations
 
@@ -13,12 +15,13 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.locations import LocationType, location_id, value_key
 
-SNAPSHOT_FORMAT = 2  # bump when the stored layout changes, so equal content still gets a new id
+SNAPSHOT_FORMAT = 3  # bump when the stored layout changes, so equal content still gets a new id
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,19 +37,53 @@ class Range:
 EMPTY = Range(0, 0)
 
 
+class Stratum(IntEnum):
+    """The blocks of a snapshot's order, first to last."""
+
+    RESIDENTIAL_COMPLETE = 0
+    RESIDENTIAL_INCOMPLETE = 1
+    OTHER_COMPLETE = 2
+    OTHER_INCOMPLETE = 3
+
+    @property
+    def is_residential(self) -> bool:
+        return self < Stratum.OTHER_COMPLETE
+
+    @property
+    def is_complete(self) -> bool:
+        return self % 2 == 0
+
+
+def stratum_of(address: PublishedAddress) -> Stratum:
+    return Stratum((0 if address.is_residential else 2) + (0 if address.is_complete else 1))
+
+
+def strata(*, residential: bool, complete: bool) -> tuple[Stratum, ...]:
+    """The strata a draw takes: residential only, complete only, both, or all four."""
+    return tuple(
+        s for s in Stratum if (s.is_residential or not residential) and (s.is_complete or not complete)
+    )
+
+
+StrataCounts = tuple[int, int, int, int]
+NO_RANGES = (EMPTY, EMPTY, EMPTY, EMPTY)
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
-    """One contiguous run of a location's addresses in each block, with the ancestors of that run."""
+    """One contiguous run of a location's addresses in each stratum, with the ancestors of that run."""
 
-    residential: Range
-    other: Range
+    ranges: tuple[Range, Range, Range, Range]  # indexed by Stratum
     region_id: str | None = None
     city_id: str | None = None
     district_id: str | None = None
 
     @property
     def count(self) -> int:
-        return self.residential.size + self.other.size
+        return sum(r.size for r in self.ranges)
+
+    def count_in(self, chosen: tuple[Stratum, ...]) -> int:
+        return sum(self.ranges[s].size for s in chosen)
 
 
 @dataclass(slots=True)
@@ -64,9 +101,12 @@ class Location:
     def count(self) -> int:
         return sum(s.count for s in self.spans)
 
+    def count_in(self, chosen: tuple[Stratum, ...]) -> int:
+        return sum(s.count_in(chosen) for s in self.spans)
+
     @property
     def residential_count(self) -> int:
-        return sum(s.residential.size for s in self.spans)
+        return self.count_in(strata(residential=True, complete=False))
 
 
 @dataclass(frozen=True)
@@ -74,38 +114,53 @@ class Snapshot:
     country: str
     id: str
     addresses: list[PublishedAddress]  # index = ordinal
-    residential_count: int
+    strata: StrataCounts  # addresses per stratum
     locations: dict[str, Location]
 
     @property
     def count(self) -> int:
         return len(self.addresses)
 
+    @property
+    def residential_count(self) -> int:
+        return self.strata[0] + self.strata[1]
+
+    @property
+    def complete_count(self) -> int:
+        return self.strata[0] + self.strata[2]
+
     def country_span(self) -> Span:
-        return country_span(self.count, self.residential_count)
+        return country_span(self.strata)
 
 
-def country_span(count: int, residential_count: int) -> Span:
-    """The whole country: residential ordinals first, then the rest."""
-    return Span(Range(0, residential_count), Range(residential_count, count))
+def country_span(counts: StrataCounts) -> Span:
+    """The whole country: each stratum's ordinals, in stratum order."""
+    ranges, start = [], 0
+    for size in counts:
+        ranges.append(Range(start, start + size))
+        start += size
+    return Span((ranges[0], ranges[1], ranges[2], ranges[3]))
 
 
 def build_snapshot(country: str, addresses: Iterable[PublishedAddress]) -> Snapshot:
     ordered = sorted(addresses, key=_order)
-    residential = sum(1 for a in ordered if a.is_residential)
+    counts = [0, 0, 0, 0]
     locations: dict[str, Location] = {}
     for ordinal, address in enumerate(ordered):
+        stratum = stratum_of(address)
+        counts[stratum] += 1
         for location, ancestors in _locations_of(address):
             known = locations.setdefault(location.id, location)
-            _extend(known, ancestors, ordinal, address.is_residential)
+            _extend(known, ancestors, ordinal, stratum)
             _add_names(known, address, location.type)
-    return Snapshot(country, _content_id(country, ordered), ordered, residential, locations)
+    strata_counts = (counts[0], counts[1], counts[2], counts[3])
+    return Snapshot(country, _content_id(country, ordered), ordered, strata_counts, locations)
 
 
 def _order(a: PublishedAddress) -> tuple[object, ...]:
     c = a.components
     return (
-        not a.is_residential,
+        stratum_of(a),
         _region_key(a),
         value_key(c.city or ""),
         value_key(c.district or ""),
@@ -193,18 +248,18 @@ def _region(a: PublishedAddress) -> Location | None:
     return region
 
 
-def _extend(location: Location, ancestors: Ancestors, ordinal: int, residential: bool) -> None:
+def _extend(location: Location, ancestors: Ancestors, ordinal: int, stratum: Stratum) -> None:
     """Grow the span whose ancestors match; the order guarantees spans are contiguous."""
     span = next(
         (s for s in reversed(location.spans) if (s.region_id, s.city_id, s.district_id) == ancestors), None
     )
     if span is None:
-        span = Span(EMPTY, EMPTY, *ancestors)
+        span = Span(NO_RANGES, *ancestors)
         location.spans.append(span)
     index = location.spans.index(span)
-    grown = _grow(span.residential, ordinal) if residential else span.residential
-    other = span.other if residential else _grow(span.other, ordinal)
-    location.spans[index] = Span(grown, other, *ancestors)
+    ranges = list(span.ranges)
+    ranges[stratum] = _grow(ranges[stratum], ordinal)
+    location.spans[index] = Span((ranges[0], ranges[1], ranges[2], ranges[3]), *ancestors)
 
 
 def _grow(current: Range, ordinal: int) -> Range:
@@ -250,6 +305,8 @@ def _fingerprint(a: PublishedAddress) -> list[object]:
         a.provenance.source_id,
         a.names,
         a.derived,
+        a.completeness.missing,
+        a.completeness.invalid,
     ]
 
 
@@ -268,8 +325,19 @@ class PublishedSnapshot:
     country: str
     snapshot_id: str
     published_at: str  # ISO 8601 UTC
-    count: int
-    residential_count: int
+    strata: StrataCounts  # addresses per stratum
     layout: Layout
     sources: tuple[str, ...]
     coverage: Coverage
+
+    @property
+    def count(self) -> int:
+        return sum(self.strata)
+
+    @property
+    def residential_count(self) -> int:
+        return self.strata[0] + self.strata[1]
+
+    @property
+    def complete_count(self) -> int:
+        return self.strata[0] + self.strata[2]

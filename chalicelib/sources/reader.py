@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from chalicelib.reference.countries import facts
+from chalicelib.sources.boundaries import Boundary, read_boundaries
 from chalicelib.sources.manifest import SourceEntry, SourceGroup
 from chalicelib.sources.openaddresses import read_csv, read_geojson_lines
 from chalicelib.sources.osm import read_osm
@@ -23,6 +25,21 @@ def read_entry(entry: SourceEntry, root: Path) -> Iterator[RawRecord]:
     reader = _READERS[entry.format]
     for name in entry.files:
         yield from reader(root / name, source_id=entry.id, country=entry.country, language=entry.language)
+
+
+def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[str, list[Boundary]]:
+    """The administrative boundaries of every OSM extract, per country, at the levels that country
+    names its cities and districts by."""
+    found: dict[str, list[Boundary]] = {}
+    for entry in entries:
+        if not entry.format.startswith("osm"):
+            continue
+        levels = facts(entry.country).admin_levels
+        for name in entry.files:
+            found.setdefault(entry.country, []).extend(
+                read_boundaries(root / name, (*levels.city, *levels.district))
+            )
+    return found
 
 
 def read_group(group: SourceGroup, root: Path) -> Iterator[RawRecord]:

@@ -6,7 +6,15 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from chalicelib.domain.addresses import Components, MatchLevel, PropertyType, Provenance, PublishedAddress
+from chalicelib.domain.addresses import (
+    UNASSESSED,
+    Completeness,
+    Components,
+    MatchLevel,
+    PropertyType,
+    Provenance,
+    PublishedAddress,
+)
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.snapshots import Location, Range, Span
@@ -39,6 +47,8 @@ def address_to_doc(a: PublishedAddress) -> dict[str, Any]:
         doc["r"] = a.readings
     if a.derived:
         doc["d"] = list(a.derived)
+    k = a.completeness
+    doc["k"] = [k.complete, list(k.missing), list(k.invalid)]
     return doc
 
 
@@ -56,7 +66,14 @@ def address_from_doc(doc: dict[str, Any]) -> PublishedAddress:
         names=doc.get("n", {}),
         readings=doc.get("r", {}),
         derived=tuple(doc.get("d", ())),
+        completeness=_completeness(doc.get("k")),
     )
+
+
+def _completeness(raw: list[Any] | None) -> Completeness:
+    if not raw:
+        return UNASSESSED
+    return Completeness(bool(raw[0]), tuple(raw[1]), tuple(raw[2]))
 
 
 def location_to_doc(loc: Location) -> dict[str, Any]:
@@ -67,15 +84,7 @@ def location_to_doc(loc: Location) -> dict[str, Any]:
         "pt": loc.parent_type,
         "p": loc.parent_id,
         "s": [
-            [
-                s.residential.start,
-                s.residential.end,
-                s.other.start,
-                s.other.end,
-                s.region_id,
-                s.city_id,
-                s.district_id,
-            ]
+            [*(bound for r in s.ranges for bound in (r.start, r.end)), s.region_id, s.city_id, s.district_id]
             for s in loc.spans
         ],
         "n": loc.names,
@@ -84,7 +93,10 @@ def location_to_doc(loc: Location) -> dict[str, Any]:
 
 
 def location_from_doc(doc: dict[str, Any]) -> Location:
-    spans = [Span(Range(s[0], s[1]), Range(s[2], s[3]), s[4], s[5], s[6]) for s in doc["s"]]
+    spans = [
+        Span((Range(s[0], s[1]), Range(s[2], s[3]), Range(s[4], s[5]), Range(s[6], s[7])), s[8], s[9], s[10])
+        for s in doc["s"]
+    ]
     return Location(
         id=doc["id"],
         type=LocationType(doc["t"]),

@@ -248,7 +248,10 @@ def test_counts_are_what_generation_can_return(api: Api, pool: deps.Dependencies
     with api_over(pool, scope="generate") as generator:
         for residential in (False, True):
             regions = search(api, country="LI", field="region", residential=str(residential).lower())
-            for region in regions["regions"]:
+            # Enumerable through excludeAddressIds (at most 500): every region but Vaduz and Schaan.
+            enumerable = [r for r in regions["regions"] if r["availableCount"] <= 450]
+            assert len(enumerable) >= 5
+            for region in enumerable:
                 filters = {"country": "LI", "regionId": region["id"], "residential": residential}
                 assert len(every_address(generator, filters)) == region["availableCount"], region
 

@@ -9,7 +9,7 @@ from typing import Any
 from chalicelib.clock import Clock
 from chalicelib.config import Settings
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.services.sync.config import load_pool_config
+from chalicelib.reference.pool_config import load_pool_config
 from chalicelib.services.sync.enrich import SourceContext, publish
 from chalicelib.services.sync.normalize import Candidate, normalize
 from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token

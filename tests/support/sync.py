@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from chalicelib import deps
-from chalicelib.services.sync.config import PoolConfig
+from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, run_sync
 from chalicelib.storage.tables import snapshot_layout

@@ -2,46 +2,93 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.services.sync.dedupe import Deduplicator, coordinate_precision_meters
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.services.sync.dedupe import Deduplicator, MergeReason, coordinate_precision_meters
 from tests.support.factories import make_address
+
+
+def _admit(
+    dedupe: Deduplicator, address: PublishedAddress, family: str = "src", **kw: object
+) -> MergeReason | None:
+    return dedupe.admit(address, family, 0, **kw).reason  # type: ignore[arg-type]
 
 
 def test_same_text_at_the_same_place_is_a_duplicate() -> None:
     dedupe = Deduplicator()
-    assert not dedupe.is_duplicate(make_address(record_id="a"))
-    assert dedupe.is_duplicate(make_address(record_id="b", lon="17.0314", lat="51.1148"))
+    assert _admit(dedupe, make_address(record_id="a")) is None
+    assert _admit(dedupe, make_address(record_id="b", lon="17.0314", lat="51.1148")) is MergeReason.DUPLICATE
 
 
 def test_same_text_far_apart_is_two_addresses() -> None:
     dedupe = Deduplicator()
-    assert not dedupe.is_duplicate(make_address(record_id="a"))
-    assert not dedupe.is_duplicate(make_address(record_id="b", lon="17.10", lat="51.15"))
+    assert _admit(dedupe, make_address(record_id="a")) is None
+    assert _admit(dedupe, make_address(record_id="b", lon="17.10", lat="51.15")) is None
 
 
 def test_case_and_spacing_do_not_make_a_new_address() -> None:
     dedupe = Deduplicator()
-    assert not dedupe.is_duplicate(make_address(record_id="a"))
-    assert dedupe.is_duplicate(make_address(record_id="b", street="ULICA  KSIĘCIA WITOLDA"))
+    assert _admit(dedupe, make_address(record_id="a")) is None
+    assert _admit(dedupe, make_address(record_id="b", street="ULICA  KSIĘCIA WITOLDA")) is not None
 
 
 def test_different_units_are_different_addresses() -> None:
     dedupe = Deduplicator()
-    assert not dedupe.is_duplicate(make_address(record_id="a", unit="1"))
-    assert not dedupe.is_duplicate(make_address(record_id="b", unit="2"))
+    assert _admit(dedupe, make_address(record_id="a", unit="1")) is None
+    assert _admit(dedupe, make_address(record_id="b", unit="2")) is None
 
 
-def test_the_same_source_record_twice_is_a_duplicate() -> None:
+def test_one_source_id_for_several_addresses_keeps_them_all_with_distinct_ids() -> None:
     dedupe = Deduplicator()
-    assert not dedupe.is_duplicate(make_address(record_id="a"))
-    assert dedupe.is_duplicate(make_address(record_id="a", lon="17.2"))
+    first, second = make_address(record_id="apn-1", number="10"), make_address(record_id="apn-1", number="12")
+    assert first.id != second.id
+    assert _admit(dedupe, first) is None
+    assert _admit(dedupe, second) is None
+
+
+def test_a_missing_city_does_not_make_two_addresses() -> None:
+    dedupe = Deduplicator()
+    with_city = make_address(record_id="a", city="Wrocław")
+    without = make_address(record_id="b", city="")
+    assert _admit(dedupe, with_city) is None
+    assert _admit(dedupe, without) is MergeReason.FEWER_COMPONENTS
+
+
+def test_the_publication_with_more_components_takes_the_place_of_the_earlier_one() -> None:
+    dedupe = Deduplicator()
+    assert _admit(dedupe, make_address(record_id="a", postcode="")) is None
+    decision = dedupe.admit(make_address(record_id="b", postcode="50-201"), "src", 1)
+    assert decision.reason is MergeReason.FEWER_COMPONENTS
+    assert decision.replaces is not None
+    assert decision.replaces.index == 0
+
+
+def test_different_postcodes_are_two_addresses_unless_a_newer_source_supersedes() -> None:
+    older, newer = (
+        make_address(record_id="a", postcode="50-201"),
+        make_address(record_id="b", postcode="50-202"),
+    )
+    assert _admit(Deduplicator(), newer) is None
+    separate = Deduplicator()
+    _admit(separate, newer, "new")
+    assert _admit(separate, older, "old") is None
+    superseding = Deduplicator(supersedes={"new": frozenset({"old"})})
+    _admit(superseding, newer, "new")
+    assert _admit(superseding, older, "old") is MergeReason.SUPERSEDED
+
+
+def test_the_same_osm_object_in_two_extracts_is_read_once() -> None:
+    dedupe = Deduplicator()
+    assert _admit(dedupe, make_address(record_id="x"), osm_object="way/1") is None
+    moved = make_address(record_id="y", lon="17.2")
+    assert _admit(dedupe, moved, osm_object="way/1") is MergeReason.SAME_OSM_OBJECT
 
 
 def test_coarse_coordinates_widen_the_tolerance() -> None:
     dedupe = Deduplicator()
     first = make_address(record_id="a", lon="17.03", lat="51.11")
     second = make_address(record_id="b", lon="17.04", lat="51.11")  # 700 m away, 2-decimal precision
-    assert not dedupe.is_duplicate(first, coordinate_precision_meters("17.03", "51.11"))
-    assert dedupe.is_duplicate(second, coordinate_precision_meters("17.04", "51.11"))
+    assert _admit(dedupe, first, precision_meters=coordinate_precision_meters("17.03", "51.11")) is None
+    assert _admit(dedupe, second, precision_meters=coordinate_precision_meters("17.04", "51.11")) is not None
 
 
 @pytest.mark.parametrize(

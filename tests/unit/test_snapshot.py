@@ -4,7 +4,7 @@ import random
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import build_snapshot
+from chalicelib.domain.snapshots import Stratum, build_snapshot, stratum_of
 from tests.support.factories import make_address
 
 
@@ -40,11 +40,13 @@ def test_every_location_span_holds_exactly_its_addresses() -> None:
     snapshot = build_snapshot("PL", _addresses())
     for location in snapshot.locations.values():
         members: set[int] = set()
+        whole = snapshot.country_span()
         for span in location.spans:
-            assert span.residential.end <= snapshot.residential_count or span.residential.size == 0
-            assert span.other.start >= snapshot.residential_count or span.other.size == 0
-            for rng in (span.residential, span.other):
+            for stratum, rng in zip(Stratum, span.ranges, strict=True):
+                block = whole.ranges[stratum]
+                assert rng.size == 0 or block.start <= rng.start <= rng.end <= block.end
                 members.update(range(rng.start, rng.end))
+                assert all(stratum_of(snapshot.addresses[i]) is stratum for i in range(rng.start, rng.end))
         expected = {i for i, a in enumerate(snapshot.addresses) if _value(a, location.type) == location.value}
         assert members == expected, location.value
 

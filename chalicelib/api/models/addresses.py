@@ -47,6 +47,17 @@ class SourceRef(ApiModel):
     attribution: str
 
 
+class Completeness(ApiModel):
+    """Whether a form with the country's postal rules (Google's libaddressinput data: required
+    fields, postcode pattern and region prefixes, known region and city names) accepts the address."""
+
+    complete: bool
+    missing: list[str] = Field(description="Required components the address lacks")
+    invalid: list[str] = Field(
+        default_factory=list, description="Components present but rejected by the rules (an addition)"
+    )
+
+
 class Address(ApiModel):
     id: str = Field(description="Stable ID: for /addresses/{id}, excludeAddressIds and translation")
     country_code: str
@@ -60,8 +71,11 @@ class Address(ApiModel):
     source: SourceRef
     derived: list[str] = Field(
         default_factory=list,
-        description="Components filled from a gazetteer or the source's area rather than the source row",
+        description="Components that differ from the source row's text: filled from a gazetteer, a "
+        "postal authority's table, the administrative boundaries in the same extract or the source's area, "
+        "or renamed by normalization (MD → Maryland)",
     )
+    completeness: Completeness
 
 
 class Phone(ApiModel):
@@ -102,6 +116,9 @@ class GenerateQuery(LocationFilters, QueryModel):
     ip: IpText | None = None
     strategy: Strategy = "random"
     residential: bool | None = Field(default=None, description="Default true for CN, else false")
+    complete: bool = Field(
+        default=False, description="Only addresses a form with the country's postal rules accepts"
+    )
     seed: Value | None = None
     request_id: Id | None = None
 
@@ -141,6 +158,7 @@ class GenerateResponse(ApiModel):
 class BatchFilters(LocationFilters, BodyModel):
     country: CountryCode
     residential: bool | None = None
+    complete: bool = False
 
 
 class BatchOptions(BodyModel):

@@ -14,6 +14,7 @@ class CountryEntry(ApiModel):
     address_count: int
     residential_available: bool
     residential_count: int
+    complete_count: int = Field(description="Addresses a form with the country's postal rules accepts")
     generation_mode: Literal["synchronized-pool"]
 
 

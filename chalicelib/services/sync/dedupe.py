@@ -1,9 +1,17 @@
-"""Duplicates within and across sources: the same normalized address text at (nearly) the same place.
-Text alone is not enough: 'Main St 1' without a city can be two real places in one county."""
+"""Duplicates within and across sources: the same address (street, number and unit) at (nearly) the
+same place, whose other components agree or are missing on one side. Text alone is not enough
+('Main St 1' without a city can be two real places in one county), a source id is never enough
+(Alameda's parcel numbers are shared by several buildings), and a missing city or postcode must not
+make two publications of one address differ. Where they are one address:
+- the same OSM object in two overlapping extracts is read once, from the newer extract;
+- a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
+- otherwise the publication with more components is kept, the first one on a tie."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import value_key
@@ -11,35 +19,96 @@ from chalicelib.domain.locations import value_key
 SAME_PLACE_METERS = 250.0
 _METERS_PER_DEGREE = 111_320.0
 _EARTH_RADIUS_M = 6_371_000.0
+_OTHER_FIELDS = ("city", "district", "postcode", "region_code")
 
 
-def text_key(address: PublishedAddress) -> tuple[str, ...]:
+class MergeReason(StrEnum):
+    DUPLICATE = "duplicate"  # the same address text at the same place
+    FEWER_COMPONENTS = "merged_fewer_components"  # the same address, published elsewhere with more
+    SUPERSEDED = "superseded"  # the same address in a newer source of the country
+    SAME_OSM_OBJECT = "same_osm_object"  # one OSM object in two overlapping extracts
+
+
+@dataclass
+class Kept:
+    """A publication admitted so far: where it sits in its country's list, and its source family."""
+
+    index: int
+    address: PublishedAddress
+    family: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    reason: MergeReason | None = None  # None: a new address
+    replaces: Kept | None = None  # the earlier publication this one takes the place of
+
+    @property
+    def is_new(self) -> bool:
+        return self.reason is None
+
+
+def street_key(address: PublishedAddress) -> tuple[str, ...]:
     c = address.components
-    return (
-        address.country,
-        *(value_key(v or "") for v in (c.street, c.house_number, c.unit, c.city, c.district, c.postcode)),
-    )
+    return (address.country, *(value_key(v or "") for v in (c.street, c.house_number, c.unit)))
 
 
+@dataclass
 class Deduplicator:
-    """Keeps the first of each duplicate set, in input order (deterministic for the same sources)."""
+    """Deterministic for the same sources read in the same order (superseding sources first)."""
 
-    def __init__(self) -> None:
-        self._seen_ids: set[str] = set()
-        self._places: dict[tuple[str, ...], list[tuple[float, float]]] = {}
+    supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # family → older families
+    _objects: set[tuple[str, str]] = field(default_factory=set)
+    _places: dict[tuple[str, ...], list[Kept]] = field(default_factory=dict)
 
-    def is_duplicate(self, address: PublishedAddress, precision_meters: float = 0.0) -> bool:
-        """`precision_meters`: how coarse the source's coordinates are (CN publishes 2 decimals, ~1 km);
-        text-identical rows that close are one address."""
-        if address.id in self._seen_ids:  # the same OSM object in two overlapping extracts
-            return True
-        places = self._places.setdefault(text_key(address), [])
+    def admit(
+        self,
+        address: PublishedAddress,
+        family: str,
+        index: int,
+        *,
+        osm_object: str | None = None,
+        precision_meters: float = 0.0,
+    ) -> Decision:
+        """`index`: where the address goes in its country's list if kept. `precision_meters`: how
+        coarse the source's coordinates are (CN publishes 2 decimals, ~1 km)."""
+        if osm_object is not None:
+            if (address.country, osm_object) in self._objects:
+                return Decision(MergeReason.SAME_OSM_OBJECT)
+            self._objects.add((address.country, osm_object))
+        kept_here = self._places.setdefault(street_key(address), [])
         tolerance = max(SAME_PLACE_METERS, 1.5 * precision_meters)
-        if any(_meters(address.lat, address.lon, lat, lon) <= tolerance for lat, lon in places):
-            return True
-        places.append((address.lat, address.lon))
-        self._seen_ids.add(address.id)
-        return False
+        for kept in kept_here:
+            if _meters(address.lat, address.lon, kept.address.lat, kept.address.lon) > tolerance:
+                continue
+            decision = self._merge(address, family, kept)
+            if decision is not None:
+                return decision
+        kept_here.append(Kept(index, address, family))
+        return Decision()
+
+    def _merge(self, address: PublishedAddress, family: str, kept: Kept) -> Decision | None:
+        if address.country != kept.address.country:
+            return None
+        if family in self.supersedes.get(kept.family, frozenset()):
+            return Decision(MergeReason.SUPERSEDED)
+        mine, theirs = _others(address), _others(kept.address)
+        if any(a and b and a != b for a, b in zip(mine, theirs, strict=True)):
+            return None  # a component differs: two addresses
+        if mine == theirs:
+            return Decision(MergeReason.DUPLICATE)
+        if all(b or not a for a, b in zip(mine, theirs, strict=True)):
+            return Decision(MergeReason.FEWER_COMPONENTS)  # the kept one has all of ours
+        if all(a or not b for a, b in zip(mine, theirs, strict=True)):
+            replaced = Kept(kept.index, kept.address, kept.family)
+            kept.address, kept.family = address, family
+            return Decision(MergeReason.FEWER_COMPONENTS, replaces=replaced)
+        return Decision(MergeReason.FEWER_COMPONENTS)  # each lacks one the other has: the first stays
+
+
+def _others(address: PublishedAddress) -> tuple[str, ...]:
+    c = address.components
+    return tuple(value_key(getattr(c, name) or "") for name in _OTHER_FIELDS)
 
 
 def _meters(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

@@ -1,15 +1,24 @@
-"""Candidate → PublishedAddress: regions resolved to ISO 3166-2, missing region and city filled from
-gazetteers or the source's area (marked derived), a stable id, and the one-line form."""
+"""Candidate → PublishedAddress: regions resolved to ISO 3166-2; a missing city, district, region or
+postcode filled only from published evidence (the source's configured area, the administrative
+boundaries in the same extracts, a postal authority's table, a US ZIP); every component that
+differs from the row's own text listed in `derived`; completeness against the country's postal
+rules; a stable id; and the one-line form."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from chalicelib.domain.addresses import Components, Provenance, PublishedAddress, stable_address_id
 from chalicelib.domain.formatting import format_address
-from chalicelib.services.sync.config import SourceConfig
-from chalicelib.services.sync.normalize import Candidate
-from chalicelib.services.sync.regions import Region, gazetteer, us_zip
+from chalicelib.domain.locations import value_key
+from chalicelib.reference.countries import facts
+from chalicelib.reference.pool_config import SourceConfig
+from chalicelib.reference.postal_areas import area_postcode, postcode_place
+from chalicelib.reference.postal_forms import assess
+from chalicelib.reference.regions import Region, gazetteer, us_zip
+from chalicelib.services.sync.normalize import Candidate, FieldRemoval
+from chalicelib.sources.boundaries import Boundary
 from chalicelib.sources.manifest import SourceEntry
 
 OSM_ORIGIN = "osm"
@@ -22,10 +31,16 @@ class SourceContext:
     family: str
     entry: SourceEntry
     config: SourceConfig
+    # Administrative boundaries read from the OSM extracts, per country.
+    boundaries: Mapping[str, Sequence[Boundary]] = field(default_factory=dict)
 
     @property
     def origin(self) -> str:
         return OSM_ORIGIN if self.entry.format.startswith("osm") else self.family
+
+    def applies_to(self, country: str) -> bool:
+        """The source's configured area speaks for its own country only (the LI extract holds AT rows)."""
+        return country == self.entry.country
 
 
 def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
@@ -33,20 +48,29 @@ def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
     derived: list[str] = []
     region, region_text = _region(candidate, source, derived)
     city = _city(candidate, source, derived)
+    district = candidate.district or _boundary(candidate, source, "district", derived)
     if region is None and city:
         region = _region_from_city(country, city, derived)
+    region_value = region_text or (region.name if region else None)
+    postcode = candidate.postcode or _area_postcode(country, region_value, city, candidate.street, derived)
     components = Components(
         street=candidate.street or None,
         house_number=candidate.number or None,
         unit=candidate.unit or None,
-        district=candidate.district or None,
+        district=district or None,
         city=city or None,
-        region=region_text or (region.name if region else None),
+        region=region_value,
         region_code=region.code if region else None,
-        postcode=candidate.postcode or None,
+        postcode=postcode or None,
     )
+    completeness = assess(country, components)
+    if "postcode" in completeness.invalid and "postcode" not in derived:
+        # A published postcode the country's rules place in another region (KR 19497 in Suwon).
+        candidate.removed.append(FieldRemoval.POSTCODE_OUTSIDE_REGION)
+        components = replace(components, postcode=None)
+        completeness = assess(country, components)
     return PublishedAddress(
-        id=stable_address_id(country, source.origin, candidate.raw.record_id),
+        id=stable_address_id(country, source.origin, candidate.raw.record_id, _identity_text(candidate)),
         country=country,
         match_level=candidate.match_level,
         property_type=candidate.property_type,
@@ -58,23 +82,32 @@ def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
         names=candidate.raw.names,
         readings=candidate.raw.readings,
         derived=tuple(derived),
+        completeness=completeness,
     )
+
+
+def _identity_text(candidate: Candidate) -> str:
+    """Street, number and unit: a source id shared by several addresses (Alameda's parcel numbers)
+    still gives each its own id, and an unchanged address keeps its id across syncs."""
+    return "|".join(value_key(v) for v in (candidate.street, candidate.number, candidate.unit))
 
 
 def _region(candidate: Candidate, source: SourceContext, derived: list[str]) -> tuple[Region | None, str]:
     """The ISO region, and the text to show for it: the source's own spelling when it is in a
-    non-Latin script (和歌山県, 北京市), else the ISO name."""
+    non-Latin script (和歌山県, 北京市), else the ISO name. A served name that differs from the
+    source's text (MD → Maryland, Friesland → Fryslân) is listed as derived."""
     country = candidate.raw.country
     regions = gazetteer(country)
     if candidate.region:
         resolved = regions.resolve(candidate.region)
         if resolved is None:
             return None, candidate.region  # kept as published; no code is guessed
-        if resolved.derived:
+        text = candidate.region if not candidate.region.isascii() else ""
+        if resolved.derived or value_key(text or resolved.region.name) != value_key(candidate.region):
             derived.append("region")
-        return resolved.region, candidate.region if not candidate.region.isascii() else ""
+        return resolved.region, text
     area = source.config.region
-    if area and area.startswith(f"{country}-") and (found := regions.by_code(area)):
+    if area and source.applies_to(country) and (found := regions.by_code(area)):
         derived.append("region")
         return found, ""
     if country == "US" and candidate.postcode and (place := us_zip(candidate.postcode)):
@@ -89,14 +122,39 @@ def _city(candidate: Candidate, source: SourceContext, derived: list[str]) -> st
     if candidate.city:
         return candidate.city
     country = candidate.raw.country
-    area_region = source.config.region or ""
-    if source.config.city and area_region.startswith(f"{country}-"):
+    if source.config.city and source.applies_to(country):
         derived.append("city")
         return source.config.city
+    if within := _boundary(candidate, source, "city", derived):
+        return within
     if country == "US" and candidate.postcode and (place := us_zip(candidate.postcode)) and place.city:
         derived.append("city")
         return place.city.upper() if source.entry.language == "en" else place.city
+    if candidate.postcode and (place_name := postcode_place(country, candidate.postcode)):
+        derived.append("city")
+        return place_name
     return ""
+
+
+def _boundary(candidate: Candidate, source: SourceContext, component: str, derived: list[str]) -> str:
+    """The name of the boundary containing the address, at the first of the country's levels for
+    that component that has one."""
+    country = candidate.raw.country
+    levels = getattr(facts(country).admin_levels, component)
+    boundaries = source.boundaries.get(country, ())
+    for level in levels:
+        for boundary in boundaries:
+            if boundary.level == level and boundary.contains(candidate.lon, candidate.lat):
+                derived.append(component)
+                return boundary.name
+    return ""
+
+
+def _area_postcode(country: str, region: str | None, city: str, street: str, derived: list[str]) -> str:
+    postcode = area_postcode(country, region or "", city, street)
+    if postcode:
+        derived.append("postcode")
+    return postcode or ""
 
 
 def _region_from_city(country: str, city: str, derived: list[str]) -> Region | None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from chalicelib.domain.addresses import MatchLevel, PropertyType
-from chalicelib.services.sync.config import CountryConfig, SourceConfig
-from chalicelib.services.sync.postcodes import PostcodeVerdict, check_postcode
+from chalicelib.reference.pool_config import CountryConfig, SourceConfig
+from chalicelib.reference.postcodes import PostcodeVerdict, check_postcode
 from chalicelib.sources.records import RawRecord
 
 BOUNDS_MARGIN_DEGREES = 0.5
@@ -34,6 +34,7 @@ class DropReason(StrEnum):
 class FieldRemoval(StrEnum):
     POSTCODE_PLACEHOLDER = "postcode_placeholder"
     POSTCODE_INVALID = "postcode_invalid"
+    POSTCODE_OUTSIDE_REGION = "postcode_outside_region"
 
 
 @dataclass(slots=True)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,14 +23,14 @@ from chalicelib.domain.snapshots import (
     build_snapshot,
 )
 from chalicelib.errors import PublishConflict, StorageUnavailable
-from chalicelib.services.sync.config import PoolConfig
+from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
 from chalicelib.services.sync.dedupe import Deduplicator, coordinate_precision_meters
-from chalicelib.services.sync.enrich import SourceContext, publish
-from chalicelib.services.sync.normalize import Dropped, DropReason, normalize
+from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceContext, publish
+from chalicelib.services.sync.normalize import Dropped, normalize
 from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SyncProgress, SyncReport
 from chalicelib.sources.manifest import SourceGroup, group_variants, load_manifest
-from chalicelib.sources.reader import read_group
+from chalicelib.sources.reader import read_country_boundaries, read_group
 
 PROGRESS_EVERY = 1000
 # A snapshot still being written after this long belongs to a sync that died: safe to remove.
@@ -124,15 +123,21 @@ class LayoutPolicy(Protocol):
     def __call__(self, addresses: int, locations: int) -> Layout: ...
 
 
+Collected = dict[str, list[PublishedAddress]]
+
+
 def _collect(
     target: SyncTarget, config: PoolConfig, countries: set[str], report: SyncReport, progress: SyncProgress
-) -> dict[str, list[PublishedAddress]]:
+) -> Collected:
     entries = [e for e in load_manifest(target.manifest) if e.country in countries]
-    dedupe = Deduplicator()
-    collected: dict[str, list[PublishedAddress]] = defaultdict(list)
-    for group in group_variants(entries, config.primary_languages()):
-        for address in _read_group(group, target.root, config, dedupe, report, progress):
-            collected[address.country].append(address)
+    boundaries = read_country_boundaries(entries, target.root)
+    dedupe = Deduplicator(supersedes=config.supersedes())
+    collected: Collected = defaultdict(list)
+    groups = group_variants(entries, config.primary_languages())
+    # A source that supersedes others is read first, so its publication of an address is the one kept.
+    for group in sorted(groups, key=lambda g: not config.source(g.family).supersedes):
+        context = SourceContext(group.family, group.primary, config.source(group.family), boundaries)
+        _read_group(group, target.root, config, context, dedupe, report, progress, collected)
     return collected
 
 
@@ -140,11 +145,12 @@ def _read_group(
     group: SourceGroup,
     root: Path,
     config: PoolConfig,
+    context: SourceContext,
     dedupe: Deduplicator,
     report: SyncReport,
     progress: SyncProgress,
-) -> Iterable[PublishedAddress]:
-    context = SourceContext(group.family, group.primary, config.source(group.family))
+    collected: Collected,
+) -> None:
     tally = report.tally(group.family, group.country)
     progress.source_started(group.family, group.primary.records)
     for raw in read_group(group, root):
@@ -156,12 +162,26 @@ def _read_group(
             tally.dropped[candidate.reason.value] += 1
             continue
         address = publish(candidate, context)
-        if dedupe.is_duplicate(address, coordinate_precision_meters(raw.lon, raw.lat)):
-            tally.dropped[DropReason.DUPLICATE.value] += 1
+        kept = collected[address.country]
+        decision = dedupe.admit(
+            address,
+            group.family,
+            len(kept),
+            osm_object=raw.record_id if context.origin == OSM_ORIGIN else None,
+            precision_meters=coordinate_precision_meters(raw.lon, raw.lat),
+        )
+        if decision.reason is not None and decision.replaces is None:
+            tally.dropped[decision.reason.value] += 1
             continue
+        if decision.replaces is not None and decision.reason is not None:
+            earlier = report.sources[decision.replaces.family]
+            earlier.kept -= 1
+            earlier.dropped[decision.reason.value] += 1
+            kept[decision.replaces.index] = address
+        else:
+            kept.append(address)
         tally.removed_fields.update(r.value for r in candidate.removed)
         tally.kept += 1
-        yield address
     progress.rows_read(tally.read % PROGRESS_EVERY)
     progress.source_finished(group.family, tally)
 
@@ -209,8 +229,7 @@ def _published(
         country=snapshot.country,
         snapshot_id=snapshot.id,
         published_at=clock.now().isoformat(),
-        count=snapshot.count,
-        residential_count=snapshot.residential_count,
+        strata=snapshot.strata,
         layout=layout_for(snapshot.count, len(snapshot.locations)),
         sources=tuple(sources),
         coverage=compute_coverage(snapshot, config.countries[snapshot.country].coverage),
@@ -223,8 +242,7 @@ def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> Publishe
         country=active.country,
         snapshot_id=active.snapshot_id,
         published_at=active.published_at,
-        count=active.count,
-        residential_count=active.residential_count,
+        strata=active.strata,
         layout=active.layout,
         sources=active.sources,
         coverage=fresh.coverage,
