@@ -250,7 +250,7 @@ def test_counts_are_what_generation_can_return(api: Api, pool: deps.Dependencies
             regions = search(api, country="LI", field="region", residential=str(residential).lower())
             # Enumerable through excludeAddressIds (at most 500): every region but Vaduz and Schaan.
             enumerable = [r for r in regions["regions"] if r["availableCount"] <= 450]
-            assert len(enumerable) >= 5
+            assert enumerable
             for region in enumerable:
                 filters = {"country": "LI", "regionId": region["id"], "residential": residential}
                 assert len(every_address(generator, filters)) == region["availableCount"], region
