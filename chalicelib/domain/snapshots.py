@@ -69,6 +69,14 @@ StrataCounts = tuple[int, int, int, int]
 NO_RANGES = (EMPTY, EMPTY, EMPTY, EMPTY)
 
 
+def residential_in(counts: StrataCounts) -> int:
+    return sum(n for stratum, n in zip(Stratum, counts, strict=True) if stratum.is_residential)
+
+
+def complete_in(counts: StrataCounts) -> int:
+    return sum(n for stratum, n in zip(Stratum, counts, strict=True) if stratum.is_complete)
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """One contiguous run of a location's addresses in each stratum, with the ancestors of that run."""
@@ -123,11 +131,11 @@ class Snapshot:
 
     @property
     def residential_count(self) -> int:
-        return self.strata[0] + self.strata[1]
+        return residential_in(self.strata)
 
     @property
     def complete_count(self) -> int:
-        return self.strata[0] + self.strata[2]
+        return complete_in(self.strata)
 
     def country_span(self) -> Span:
         return country_span(self.strata)
@@ -336,8 +344,8 @@ class PublishedSnapshot:
 
     @property
     def residential_count(self) -> int:
-        return self.strata[0] + self.strata[1]
+        return residential_in(self.strata)
 
     @property
     def complete_count(self) -> int:
-        return self.strata[0] + self.strata[2]
+        return complete_in(self.strata)
