@@ -44,15 +44,7 @@ def _neighborhood(street: str) -> tuple[str, str | None]:
 def _neighborhood_code(prefecture: str, city: str, neighborhood: str, chome: int | None) -> str | None:
     """A neighbourhood split between codes is listed once per code with a note naming its chōme
     (白山: 1丁目 → 113-0001, 2〜5丁目 → 112-0001): the row whose note holds our chōme decides."""
-    database = _database()
-    if database is None or not neighborhood:
-        return None
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
-        rows = connection.execute(
-            "select code, data from postal_data where prefecture = ? and city = ? and neighborhood = ?",
-            (prefecture, city, neighborhood),
-        ).fetchall()
-    records = [(code, json.loads(data)) for code, data in rows]
+    records = _records(prefecture, city, neighborhood)
     if any(record.get("partial") for _, record in records):
         records = [(c, r) for c, r in records if chome is not None and chome in _chome_numbers(r.get("note"))]
     codes = {code for code, _ in records}
@@ -75,20 +67,24 @@ def _chome_numbers(note: object) -> frozenset[int]:
     return frozenset(numbers)
 
 
-@lru_cache(maxsize=4096)
 def _neighborhood_kana(prefecture: str, city: str, neighborhood: str) -> str | None:
-    database = _database()
-    if database is None:
-        return None
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
-        row = connection.execute(
-            "select data from postal_data where prefecture = ? and city = ? and neighborhood = ? limit 1",
-            (prefecture, city, neighborhood),
-        ).fetchone()
-    if row is None:
-        return None
-    kana = json.loads(row[0]).get("neighborhood_kana")
+    records = _records(prefecture, city, neighborhood)
+    kana = records[0][1].get("neighborhood_kana") if records else None
     return str(kana) if kana else None
+
+
+@lru_cache(maxsize=8192)
+def _records(prefecture: str, city: str, neighborhood: str) -> list[tuple[str, dict[str, object]]]:
+    """Japan Post's rows for one neighbourhood: (postcode, record), one per code it is listed under."""
+    database = _database()
+    if database is None or not neighborhood:
+        return []
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        rows = connection.execute(
+            "select code, data from postal_data where prefecture = ? and city = ? and neighborhood = ?",
+            (prefecture, city, neighborhood),
+        ).fetchall()
+    return [(code, json.loads(data)) for code, data in rows]
 
 
 @lru_cache(maxsize=1)
