@@ -94,7 +94,7 @@ def _sync_samples(dependencies: deps.Dependencies) -> None:
     argv = ["sync", "--manifest", str(SHARED_MANIFEST), "--if-changed"]
     for country in countries:
         argv += ["--country", country]
-    print("Syncing the sample sources into the pool (the first start takes about six minutes)...", flush=True)
+    print("Syncing the sample sources into the pool (the first start takes several minutes)...", flush=True)
     deps.use(dependencies)
     try:
         if cli_main(argv) != 0:

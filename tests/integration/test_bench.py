@@ -30,8 +30,8 @@ def test_request_overhead_bench_reports_ratios_and_request_counts() -> None:
 def test_sync_bench_reports_rates_and_writes_per_address() -> None:
     if not java_available():
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
-    lines = sync_bench(["NL", "IS"])
-    assert lines[1].split()[-1] == "23"  # published addresses: NL 8 + IS 15
+    lines = sync_bench(["NL", "AD"])
+    assert lines[1].split()[-1] == "279"  # published addresses: NL 86 + AD 193
     assert any(line.startswith("BatchWriteItem requests") and "per address" in line for line in lines)
     assert sum("sync/bare" in line for line in lines) == 2
 
