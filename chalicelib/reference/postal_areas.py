@@ -9,7 +9,9 @@ postcodes is not in a table, so its addresses keep the postcode missing.
 - MC: La Poste Monaco's 98000 for every street address of the principality (the other 980xx codes
   belong to institutions' mail services, not to streets).
 - IS: Pósturinn's postcode list (postnumer.txt), each postcode with its place, in the nominative
-  as iceaddr (BSD-3) records it: data/is_postcodes.json."""
+  as iceaddr (BSD-3) records it: data/is_postcodes.json.
+- AT: the postal regulator RTR's table of postcodes, each with its delivery place (Ort), as
+  python-stdnum packages it: data/at_postcodes.json."""
 
 from __future__ import annotations
 
@@ -68,13 +70,18 @@ def area_postcode(country: str, region: str, city: str, street: str) -> str | No
     return None
 
 
+# Countries whose postal authority publishes one place per postcode: data/<cc>_postcodes.json.
+_POSTCODE_PLACE_TABLES = frozenset({"AT", "IS"})
+
+
 def postcode_place(country: str, postcode: str) -> str | None:
-    """The place a postcode stands for, where the postal authority names exactly one (IS)."""
-    return _iceland().get(postcode) if country == "IS" else None
+    """The place a postcode stands for, where the postal authority names exactly one."""
+    return _places(country).get(postcode) if country in _POSTCODE_PLACE_TABLES else None
 
 
 @cache
-def _iceland() -> dict[str, str]:
-    text = resources.files("chalicelib.reference.data").joinpath("is_postcodes.json").read_text("utf-8")
+def _places(country: str) -> dict[str, str]:
+    name = f"{country.lower()}_postcodes.json"
+    text = resources.files("chalicelib.reference.data").joinpath(name).read_text("utf-8")
     places: dict[str, str] = json.loads(text)["postcodes"]
     return places
