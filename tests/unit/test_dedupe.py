@@ -53,6 +53,39 @@ def test_a_missing_city_does_not_make_two_addresses() -> None:
     assert _admit(dedupe, without) is MergeReason.FEWER_COMPONENTS
 
 
+def test_a_derived_city_does_not_split_an_address_from_its_published_twin() -> None:
+    krems = {"source_id": "osm-krems-at", "country": "AT", "language": "de", "region": "", "district": ""}
+    krems |= {
+        "street": "Obere Landstraße",
+        "number": "3",
+        "postcode": "3500",
+        "lon": "15.59995",
+        "lat": "48.41109",
+    }
+    derived = make_address(record_id="a", city="", **krems)  # city from the postcode table
+    published = make_address(record_id="b", city="Krems", **krems)
+    assert derived.components.city != published.components.city
+    dedupe = Deduplicator()
+    assert _admit(dedupe, derived) is None
+    decision = dedupe.admit(published, "src", 1)
+    assert decision.reason is MergeReason.FEWER_COMPONENTS
+    assert decision.replaces is not None
+    assert decision.replaces.address is derived
+
+
+def test_between_twins_each_lacking_one_the_one_serving_more_is_kept() -> None:
+    krems = {"source_id": "osm-krems-at", "country": "AT", "language": "de", "region": "", "district": ""}
+    krems |= {"street": "Obere Landstraße", "number": "3", "lon": "15.59995", "lat": "48.41109"}
+    city_only = make_address(record_id="a", city="Krems", postcode="", **krems)
+    postcode_only = make_address(record_id="b", city="", postcode="3500", **krems)  # its city derives
+    dedupe = Deduplicator()
+    assert _admit(dedupe, city_only) is None
+    assert dedupe.admit(postcode_only, "src", 1).replaces is not None
+    dedupe = Deduplicator()
+    assert _admit(dedupe, make_address(record_id="a", city="Wrocław", postcode="")) is None
+    assert dedupe.admit(make_address(record_id="b", city="", postcode="50-202"), "src", 1).replaces is None
+
+
 def test_the_publication_with_more_components_takes_the_place_of_the_earlier_one() -> None:
     dedupe = Deduplicator()
     assert _admit(dedupe, make_address(record_id="a", postcode="")) is None

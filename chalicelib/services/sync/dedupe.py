@@ -2,10 +2,11 @@
 same place, whose other components agree or are missing on one side. Text alone is not enough
 ('Main St 1' without a city can be two real places in one county), a source id is never enough
 (Alameda's parcel numbers are shared by several buildings), and a missing city or postcode must not
-make two publications of one address differ. Where they are one address:
+make two publications of one address differ (nor a derived one: it fills a gap). Where they are one address:
 - the same OSM object in two overlapping extracts is read once, from the newer extract;
 - a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
-- otherwise the publication with more components is kept, the first one on a tie."""
+- otherwise the publication with more published components is kept, then the one serving more
+  (derived included), then the first."""
 
 from __future__ import annotations
 
@@ -19,7 +20,13 @@ from chalicelib.domain.locations import value_key
 SAME_PLACE_METERS = 250.0
 _METERS_PER_DEGREE = 111_320.0
 _EARTH_RADIUS_M = 6_371_000.0
-_OTHER_FIELDS = ("city", "district", "postcode", "region_code")
+# Each compared component, with the name `derived` lists it under.
+_OTHER_FIELDS = (
+    ("city", "city"),
+    ("district", "district"),
+    ("postcode", "postcode"),
+    ("region_code", "region"),
+)
 
 
 class MergeReason(StrEnum):
@@ -96,19 +103,43 @@ class Deduplicator:
         if any(a and b and a != b for a, b in zip(mine, theirs, strict=True)):
             return None  # a component differs: two addresses
         if mine == theirs:
+            if _fuller(address, kept):
+                return _take(kept, address, family, MergeReason.DUPLICATE)
             return Decision(MergeReason.DUPLICATE)
         if all(b or not a for a, b in zip(mine, theirs, strict=True)):
-            return Decision(MergeReason.FEWER_COMPONENTS)  # the kept one has all of ours
-        if all(a or not b for a, b in zip(mine, theirs, strict=True)):
-            replaced = Kept(kept.index, kept.address, kept.family)
-            kept.address, kept.family = address, family
-            return Decision(MergeReason.FEWER_COMPONENTS, replaces=replaced)
-        return Decision(MergeReason.FEWER_COMPONENTS)  # each lacks one the other has: the first stays
+            return Decision(MergeReason.FEWER_COMPONENTS)  # the kept one published all of ours
+        if all(a or not b for a, b in zip(mine, theirs, strict=True)) or _fuller(address, kept):
+            return _take(kept, address, family, MergeReason.FEWER_COMPONENTS)
+        # Each lacks one the other published, and serves no more: the first stays.
+        return Decision(MergeReason.FEWER_COMPONENTS)
+
+
+def _take(kept: Kept, address: PublishedAddress, family: str, reason: MergeReason) -> Decision:
+    """The newcomer takes the kept one's place (and index)."""
+    replaced = Kept(kept.index, kept.address, kept.family)
+    kept.address, kept.family = address, family
+    return Decision(reason, replaces=replaced)
+
+
+def _fuller(address: PublishedAddress, kept: Kept) -> bool:
+    """More components served, derived ones included: between equally published twins, the one a
+    form accepts (a ZIP from one, a city filled from it in the other) is the better to serve."""
+    return _served_count(address) > _served_count(kept.address)
+
+
+def _served_count(address: PublishedAddress) -> int:
+    c = address.components
+    return sum(1 for name, _ in _OTHER_FIELDS if getattr(c, name))
 
 
 def _others(address: PublishedAddress) -> tuple[str, ...]:
+    """The components the source itself published: a derived one counts as missing, so a filled-in
+    city ('Krems an der Donau' from the postcode) never splits it from the same address published
+    with its own ('Krems')."""
     c = address.components
-    return tuple(value_key(getattr(c, name) or "") for name in _OTHER_FIELDS)
+    return tuple(
+        "" if label in address.derived else value_key(getattr(c, name) or "") for name, label in _OTHER_FIELDS
+    )
 
 
 def _meters(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
