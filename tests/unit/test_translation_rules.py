@@ -23,6 +23,12 @@ from chalicelib.services.translation.service import translate
         ("合肥市", True, "Hefei Shi"),  # no established English word for 市: pinyin
         ("西海路三段106巷12弄", True, "Xihai Road San Duan 106 Lane 12 Nong"),
         ("金門縣", True, "Jinmen County"),  # Traditional characters too
+        ("中关村大街", True, "Zhongguancun Street"),  # 村 inside a name that has its own generic
+        ("中关村大街", False, "Zhongguancun Dajie"),
+        ("中关村东路", True, "Zhongguancun East Road"),
+        ("荣市街", True, "Rongshi Street"),
+        ("广东省深圳市", True, "Guangdong Province Shenzhen Shi"),
+        ("南竹杆胡同", True, "Nanzhugan Hutong"),
     ],
 )
 def test_pinyin_keeps_names_and_renders_only_tabled_words(text: str, english: bool, latin: str) -> None:
@@ -51,6 +57,22 @@ def test_hepburn_from_kana(kanji: str, kana: str, latin: str) -> None:
 )
 def test_japanese_house_numbers(text: str, latin: str) -> None:
     assert romanize.japanese_house_number(text) == latin
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "latin"),
+    [
+        ("2号楼C-05单元", True, "Building 2 Unit C-05"),
+        ("一层1052单元", True, "Floor 1 Unit 1052"),
+        ("101室", True, "Room 101"),
+        ("B1铺位", True, "Shop B1"),
+        ("地下1层", True, "Basement Floor 1"),
+        ("1层1F06", True, "Floor 1 1F06"),
+        ("2号楼C-05单元", False, "2 haolou C-05 danyuan"),  # the table is English-only
+    ],
+)
+def test_chinese_unit_words_follow_the_table_in_english(text: str, english: bool, latin: str) -> None:
+    assert romanize.chinese_unit(text, english) == latin
 
 
 def test_chinese_house_numbers_drop_the_marker() -> None:
@@ -139,3 +161,33 @@ def test_native_layout_for_japanese_output_and_latin_for_english() -> None:
     japanese = translate(SENGOKU, "ja", "ja")
     assert japanese.lines == ["東京都", "文京区千石１丁目1番1号", "日本"]
     assert set(japanese.sources.values()) == {"source", "gazetteer"}  # gazetteer: the country name
+
+
+# A real published address (Beijing, Starbucks store locator 2017) with a unit.
+BEISANHUAN = PublishedAddress(
+    id="cn-3nkruutsx37yyori",
+    country="CN",
+    match_level=MatchLevel.HOUSE_NUMBER,
+    property_type=PropertyType.COMMERCIAL,
+    components=Components(
+        street="北三环东路",
+        house_number="36号",
+        unit="2号楼C-05单元",
+        district="东城区",
+        city="北京市",
+        region="北京市",
+        region_code="CN-BJ",
+    ),
+    formatted="北京市东城区北三环东路36号2号楼C-05单元",
+    lon=116.41,
+    lat=39.97,
+    provenance=Provenance("cn-countrywide-starbucks", "none", "test"),
+)
+
+
+def test_chinese_units_in_english_use_the_unit_words_and_pinyin_elsewhere() -> None:
+    english = translate(BEISANHUAN, "en", "zh")
+    assert english.components["unit"] == "Building 2 Unit C-05"
+    assert english.components["street"] == "Beisanhuan East Road"
+    assert english.sources["unit"] == "converted"
+    assert translate(BEISANHUAN, "de", "zh").components["unit"] == "2 haolou C-05 danyuan"

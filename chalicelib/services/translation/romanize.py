@@ -1,10 +1,14 @@
 """Latin renderings of Chinese and Japanese address text, where the source publishes none.
 
 Chinese: Hanyu Pinyin (pypinyin, MIT) without tones, one word per proper name, generic words
-apart (合肥市 → Hefei Shi). In English output only, the street and area words with an established
-English rendering follow a fixed table (路 Road, 街 Street, 大道 Avenue, 巷 Lane, 区 District,
-县 County, 省 Province; directions 东 East, 西 West, 南 South, 北 North, 中 Middle). No other word is
-translated. House numbers drop the 号/號 marker.
+apart (合肥市 → Hefei Shi). A generic word ends a name only where no other generic follows it at
+once, so it stays inside a name that has its own (中关村大街 → Zhongguancun Street, 荣市街 → Rongshi
+Street). In English output only, the words with an established English rendering follow a fixed
+table: streets and areas (路 Road, 街/大街 Street, 大道 Avenue, 巷 Lane, 胡同 Hutong, 区 District,
+县 County, 省 Province; directions 东 East, 西 West, 南 South, 北 North, 中 Middle) and, in units,
+号楼/栋 Building, 单元 Unit, 层/楼 Floor, 室 Room, 铺位 Shop, 地下 Basement, written before their
+number (2号楼C-05单元 → Building 2 Unit C-05). No other word is translated. House numbers drop the
+号/號 marker.
 
 Japanese: the source's kana readings in modified Hepburn, long vowels unmarked (Tōkyō → Tokyo), the
 administrative suffix split off as Japan Post romanizes it (文京区 ブンキョウク → Bunkyo-ku), and
@@ -22,6 +26,7 @@ _GENERICS: dict[str, tuple[str, str | None]] = {
     "自治州": ("Zizhizhou", None),
     "大道": ("Dadao", "Avenue"),
     "大街": ("Dajie", "Street"),
+    "胡同": ("Hutong", "Hutong"),
     "省": ("Sheng", "Province"),
     "市": ("Shi", None),
     "区": ("Qu", "District"),
@@ -41,6 +46,7 @@ _GENERICS: dict[str, tuple[str, str | None]] = {
 }
 _DIRECTIONS = {"东": "East", "東": "East", "西": "West", "南": "South", "北": "North", "中": "Middle"}
 _NUMBER_MARK = re.compile(r"[号號]$")
+_HAN_RUN = re.compile("([\u3400-\u9fff\uf900-\ufaff]+)")
 
 
 def pinyin(text: str, english: bool) -> str:
@@ -48,9 +54,9 @@ def pinyin(text: str, english: bool) -> str:
     run = ""
     i = 0
     while i < len(text):
-        generic = next((g for g in _GENERICS if text.startswith(g, i) and run), None)
-        if generic is None:
-            run += text[i]
+        generic = _generic_at(text, i) if run else None
+        if generic is None or _ends_a_name(text, i + len(generic)):
+            run += text[i]  # not a generic, or one inside a name that has its own (中关村大街)
             i += 1
             continue
         words += _name_words(run, english)
@@ -60,6 +66,61 @@ def pinyin(text: str, english: bool) -> str:
         i += len(generic)
     words += _name_words(run, english)
     return " ".join(w for w in words if w)
+
+
+def _generic_at(text: str, i: int) -> str | None:
+    return next((g for g in _GENERICS if text.startswith(g, i)), None)
+
+
+def _ends_a_name(text: str, i: int) -> bool:
+    """Whether a generic word (or a direction and one: 中关村东路) starts at `i`."""
+    return bool(_generic_at(text, i) or (text[i : i + 1] in _DIRECTIONS and _generic_at(text, i + 1)))
+
+
+# Unit words with an established English rendering, written before their number in English.
+_UNIT_WORDS = {
+    "号楼": "Building",
+    "號樓": "Building",
+    "栋": "Building",
+    "棟": "Building",
+    "单元": "Unit",
+    "單元": "Unit",
+    "铺位": "Shop",
+    "鋪位": "Shop",
+    "层": "Floor",
+    "層": "Floor",
+    "楼": "Floor",
+    "樓": "Floor",
+    "室": "Room",
+    "地下": "Basement",
+}
+_CHINESE_DIGITS = dict(
+    zip("一二三四五六七八九十", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], strict=True)
+)
+_UNIT_PART = re.compile(
+    r"(?P<number>[0-9A-Za-z一二三四五六七八九十]+(?:-[0-9A-Za-z]+)*)?(?P<word>"
+    + "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
+    + ")"
+)
+
+
+def chinese_unit(text: str, english: bool) -> str:
+    """2号楼C-05单元 → Building 2 Unit C-05 in English; elsewhere pinyin like any other text."""
+    normalized = unicodedata.normalize("NFKC", text)
+    if not english:
+        return pinyin(normalized, english)
+    words: list[str] = []
+    end = 0
+    for match in _UNIT_PART.finditer(normalized):
+        if rest := normalized[end : match.start()]:
+            words.append(pinyin(rest, english))
+        number = match["number"] or ""
+        number = _CHINESE_DIGITS.get(number, number)
+        words.append(f"{_UNIT_WORDS[match['word']]} {number}".strip())
+        end = match.end()
+    if rest := normalized[end:]:
+        words.append(pinyin(rest, english))
+    return " ".join(words)
 
 
 def _name_words(run: str, english: bool) -> list[str]:
@@ -74,14 +135,12 @@ def _name_words(run: str, english: bool) -> list[str]:
 
 
 def _syllables(text: str) -> str:
+    """One word per run of Han characters, apart from the digits and Latin text around it."""
     from pypinyin import lazy_pinyin  # lazy: 0.2 s to import, only Chinese-to-Latin needs it
 
-    parts = lazy_pinyin(unicodedata.normalize("NFKC", text))
-    joined = ""
-    for part in parts:
-        if joined and (part[:1].isdigit() != joined[-1:].isdigit()):
-            joined += " "
-        joined += part
+    parts = _HAN_RUN.split(unicodedata.normalize("NFKC", text))  # odd indexes: the Han runs
+    words = ["".join(lazy_pinyin(p)) if i % 2 else p.strip() for i, p in enumerate(parts)]
+    joined = " ".join(w for w in words if w)
     return joined[:1].upper() + joined[1:]
 
 

@@ -103,6 +103,8 @@ def _latin(field: str, value: str, address: PublishedAddress, locale: DisplayLoc
     if has_han(value):
         if field == "house_number":
             return romanize.chinese_house_number(value)
+        if field == "unit":
+            return romanize.chinese_unit(value, english=locale.tag == "en")
         return romanize.pinyin(value, english=locale.tag == "en")
     return None
 
