@@ -54,6 +54,16 @@ def test_sync_publishes_and_the_reports_agree(
     assert health["configurationErrors"] == []
 
 
+def test_the_report_says_per_country_how_many_are_complete_and_what_the_rest_lack(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    report = sync(dependencies, write_manifest(tmp_path, SMALL))
+    nl, it = report.countries["NL"], report.countries["IT"]
+    assert (nl.complete, nl.incomplete) == (8, {})  # the BAG publishes every component
+    assert it.complete == 0
+    assert it.incomplete["postcode"] == 19  # the Tuscan register publishes no postcodes
+
+
 def test_rerun_publishes_identical_content_and_writes_nothing(
     tmp_path: Path, dependencies: deps.Dependencies
 ) -> None:

@@ -26,6 +26,9 @@ class CountryOutcome:
     snapshot_id: str | None = None
     addresses: int = 0
     residential: int = 0
+    complete: int = 0
+    # Per component, how many addresses lack it (or carry one the country's rules reject).
+    incomplete: dict[str, int] = field(default_factory=dict)
     locations: int = 0
     items_written: int = 0
     items_deleted: int = 0

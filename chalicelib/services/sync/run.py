@@ -5,7 +5,7 @@ remove superseded snapshots. A failure before the pointer write changes nothing 
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -201,7 +201,14 @@ def _sync_country(
         return CountryOutcome(country, "empty")
     snapshot = build_snapshot(country, addresses)
     outcome = CountryOutcome(
-        country, "published", snapshot.id, snapshot.count, snapshot.residential_count, len(snapshot.locations)
+        country,
+        "published",
+        snapshot.id,
+        addresses=snapshot.count,
+        residential=snapshot.residential_count,
+        complete=snapshot.complete_count,
+        incomplete=_incomplete(addresses),
+        locations=len(snapshot.locations),
     )
     try:
         active = catalog.active_snapshot(country)
@@ -219,6 +226,11 @@ def _sync_country(
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
     return outcome
+
+
+def _incomplete(addresses: list[PublishedAddress]) -> dict[str, int]:
+    lacking = Counter(f for a in addresses for f in (*a.completeness.missing, *a.completeness.invalid))
+    return dict(lacking.most_common())
 
 
 def _published(
