@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip bench-translation
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip bench-translation bench-completeness
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,3 +67,6 @@ bench-ip: install
 
 bench-translation: install
 	$(BIN)/python -m bench.translation
+
+bench-completeness: install
+	$(BIN)/python -m bench.completeness

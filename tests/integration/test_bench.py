@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.catalog import main as catalog_bench
+from bench.completeness import main as completeness_bench
 from bench.generate import main as generate_bench
 from bench.ip_context import main as ip_context_bench
 from bench.request_overhead import main
@@ -79,3 +80,15 @@ def test_translation_bench_reports_every_locale_and_import_costs() -> None:
     assert set(rows) == {"en", "zh-CN", "zh-TW", "ja", "ko", "de", "fr", "es", "pt"}
     assert all(row.endswith("{'UpdateItem': 1, 'GetItem': 1}") for row in rows.values())
     assert sum(" ms" in line for line in lines[-5:]) == 5
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_completeness_bench_prints_a_row_per_country_and_the_validator_verdicts() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = completeness_bench(["NL", "IT"])
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in lines[2:4]}
+    assert rows["NL"][1:6] == ["86", "86", "100.0%", "100.0%", "100.0%"]  # the BAG publishes everything
+    assert rows["IT"][2:4] == ["0", "0.0%"]  # no postcodes, and the rules expect provinces
+    assert rows["IT"][5] == "-"  # nothing complete to draw
+    assert lines[-2].startswith("countries with 100+ addresses: 0")

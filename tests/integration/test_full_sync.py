@@ -12,6 +12,7 @@ import pytest
 from chalice.test import Client
 
 from app import app
+from bench.completeness import validator_form
 from chalicelib import deps
 from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
@@ -146,17 +147,8 @@ def test_addresses_drawn_with_complete_pass_the_postal_validator(synced: Synced)
             for item in json.loads(response.body)["data"]["results"]:
                 address = item["address"]
                 assert address["completeness"] == {"complete": True, "missing": [], "invalid": []}
-                c = address["components"]
-                form = {
-                    "country_code": country,
-                    "country_area": c.get("region") or "",
-                    "city": c.get("city") or "",
-                    "city_area": c.get("district") or "",
-                    "postal_code": c.get("postcode") or "",
-                    "street_address": "x",
-                }
                 try:
-                    normalize_address(form)
+                    normalize_address(validator_form(country, address["components"]))
                 except InvalidAddressError as exc:
                     raise AssertionError((country, address["id"], exc.errors)) from exc
 
