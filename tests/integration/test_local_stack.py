@@ -19,6 +19,7 @@ import pytest
 
 from infra.local.dynamodb_local import free_port, java_available, port_is_free
 from infra.local.env import PROJECT_DIR
+from infra.local.stack import RAM_ROOT
 from tests.support.factories import SOURCES
 
 pytestmark = pytest.mark.integration
@@ -138,10 +139,13 @@ def test_probes_and_openapi(stack: Stack) -> None:
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
-def test_first_start_syncs_the_sample_sources(stack: Stack) -> None:
+def test_first_start_syncs_the_sample_sources(stack: Stack, dev_dir: Path) -> None:
     status, _, body = stack.request("GET", "/api/v1/countries", token=stack.dev_token)
     assert status == 200
     assert {c["code"]: c["addressCount"] for c in body["data"]} == SYNCED
+    if RAM_ROOT.is_dir():  # built in memory-backed storage, then saved to disk
+        assert any(line.startswith("First start: building the pool") for line in stack.startup)
+    assert (dev_dir / "dynamodb" / "shared-local-instance.db").is_file()
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
