@@ -64,6 +64,19 @@ def test_the_report_says_per_country_how_many_are_complete_and_what_the_rest_lac
     assert it.incomplete["postcode"] == 19  # the Tuscan register publishes no postcodes
 
 
+def test_one_address_text_is_served_under_one_id(tmp_path: Path, dependencies: deps.Dependencies) -> None:
+    # Krems: Hafenstraße 77 on two OSM objects 250 m apart, and a city filled from the postcode
+    report = sync(dependencies, write_manifest(tmp_path, ["osm-krems-at"]))
+    assert report.sources["osm-krems-at"].dropped["same_text_elsewhere"] == 2
+    active = dependencies.stores.catalog.active_snapshot("AT")
+    assert active is not None
+    pool = dependencies.stores.pool
+    served = list(pool.get_many_by_ordinal(active.snapshot_id, active.layout, range(active.count)).values())
+    texts = [a.formatted for a in served]
+    assert len(texts) == len(set(texts)) == active.count
+    assert sum(a.components.city == "Krems an der Donau" and "city" in a.derived for a in served) > 0
+
+
 def test_rerun_publishes_identical_content_and_writes_nothing(
     tmp_path: Path, dependencies: deps.Dependencies
 ) -> None:

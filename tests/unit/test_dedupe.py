@@ -19,10 +19,18 @@ def test_same_text_at_the_same_place_is_a_duplicate() -> None:
     assert _admit(dedupe, make_address(record_id="b", lon="17.0314", lat="51.1148")) is MergeReason.DUPLICATE
 
 
-def test_same_text_far_apart_is_two_addresses() -> None:
+def test_same_text_without_a_city_far_apart_is_two_addresses() -> None:
+    dedupe = Deduplicator()  # 'Main St 1' in a county: two real places
+    assert _admit(dedupe, make_address(record_id="a", city="", postcode="")) is None
+    assert _admit(dedupe, make_address(record_id="b", city="", postcode="", lon="17.10", lat="51.15")) is None
+
+
+def test_the_full_text_with_a_city_is_one_address_wherever_it_was_placed() -> None:
     dedupe = Deduplicator()
     assert _admit(dedupe, make_address(record_id="a")) is None
-    assert _admit(dedupe, make_address(record_id="b", lon="17.10", lat="51.15")) is None
+    far = make_address(record_id="b", lon="17.10", lat="51.15")
+    assert _admit(dedupe, far) is MergeReason.SAME_TEXT
+    assert _admit(dedupe, make_address(record_id="c", number="3", lon="17.10", lat="51.15")) is None
 
 
 def test_case_and_spacing_do_not_make_a_new_address() -> None:

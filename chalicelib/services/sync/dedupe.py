@@ -4,6 +4,7 @@ same place, whose other components agree or are missing on one side. Text alone 
 (Alameda's parcel numbers are shared by several buildings), and a missing city or postcode must not
 make two publications of one address differ (nor a derived one: it fills a gap). Where they are one address:
 - the same OSM object in two overlapping extracts is read once, from the newer extract;
+- the same full text with a city is one address wherever it was placed (the first position stays);
 - a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
 - otherwise the publication with more published components is kept, then the one serving more
   (derived included), then the first."""
@@ -34,6 +35,7 @@ class MergeReason(StrEnum):
     FEWER_COMPONENTS = "merged_fewer_components"  # the same address, published elsewhere with more
     SUPERSEDED = "superseded"  # the same address in a newer source of the country
     SAME_OSM_OBJECT = "same_osm_object"  # one OSM object in two overlapping extracts
+    SAME_TEXT = "same_text_elsewhere"  # the full address text, city included, at another position
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Deduplicator:
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # family → older families
     _objects: set[tuple[str, str]] = field(default_factory=set)
     _places: dict[tuple[str, ...], list[Kept]] = field(default_factory=dict)
+    _texts: set[tuple[str, str]] = field(default_factory=set)
 
     def admit(
         self,
@@ -90,7 +93,15 @@ class Deduplicator:
                 continue
             decision = self._merge(address, family, kept)
             if decision is not None:
+                if decision.replaces is not None:
+                    self._texts.add(_text_key(address))
                 return decision
+        # With its city, the full text names one postal address wherever it was placed (a campus's
+        # buildings, a point set 400 m off): serving it twice would give one address two ids.
+        text = _text_key(address)
+        if address.components.city and text in self._texts:
+            return Decision(MergeReason.SAME_TEXT)
+        self._texts.add(text)
         kept_here.append(Kept(index, address, family))
         return Decision()
 
@@ -130,6 +141,10 @@ def _fuller(address: PublishedAddress, kept: Kept) -> bool:
 def _served_count(address: PublishedAddress) -> int:
     c = address.components
     return sum(1 for name, _ in _OTHER_FIELDS if getattr(c, name))
+
+
+def _text_key(address: PublishedAddress) -> tuple[str, str]:
+    return (address.country, value_key(address.formatted))
 
 
 def _others(address: PublishedAddress) -> tuple[str, ...]:
