@@ -18,9 +18,9 @@ from botocore import handlers
 from chalicelib import deps
 from chalicelib.config import Settings
 from chalicelib.services.sync.report import SyncProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, run_sync
+from chalicelib.services.sync.run import SyncTarget
 from chalicelib.services.tokens import create_token
-from chalicelib.storage.tables import create_missing_tables, snapshot_layout
+from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
 from infra.local.env import SHARED_MANIFEST
 
@@ -128,12 +128,6 @@ def sync_samples(
 ) -> SyncReport:
     """Sync shared/sources (or the named countries) into the wired tables."""
     target = SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None)
-    return run_sync(
-        target,
-        wired.pool_config,
-        pool=wired.stores.pool,
-        catalog=wired.stores.catalog,
-        clock=wired.clock,
-        layout_for=snapshot_layout,
-        progress=progress,
-    )
+    report = wired.pool_sync().run(target, progress=progress)
+    assert report is not None
+    return report

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
@@ -22,6 +23,9 @@ from chalicelib.services.generation.service import Sources
 from chalicelib.services.snapshots import ActiveSnapshots
 from chalicelib.storage.ip_database import MmdbIpDatabase
 from chalicelib.storage.tables import Stores, build_stores
+
+if TYPE_CHECKING:
+    from chalicelib.services.sync.run import PoolSync
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,16 @@ class Dependencies:
             log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
             raise NotConfigured("IP location is not configured on this deployment")
         return ContextSources(ip_database=self.ip_database, snapshots=self.snapshots, catalog=self.catalog)
+
+    def pool_sync(self, config: PoolConfig | None = None) -> PoolSync:
+        """The sync wired to this deployment's tables (`config`: another pool configuration)."""
+        # Imported here: only the sync's callers load the readers (pyosmium) and the pipeline.
+        from chalicelib.services.sync.run import PoolSync
+        from chalicelib.storage.tables import snapshot_layout
+
+        return PoolSync(
+            config or self.pool_config, self.stores.pool, self.stores.catalog, self.clock, snapshot_layout
+        )
 
     def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
         return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)

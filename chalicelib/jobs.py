@@ -47,10 +47,9 @@ class LogProgress:
 
 @jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")
 def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
-    # Imported here: every Lambda of the app loads this module, and only this one syncs (pyosmium,
-    # the importers and the pipeline would otherwise add to each API cold start).
-    from chalicelib.services.sync.run import SyncTarget, is_current, run_sync
-    from chalicelib.storage.tables import snapshot_layout
+    # Imported here, like pool_sync()'s own imports: every Lambda of the app loads this module, and only
+    # this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
+    from chalicelib.services.sync.run import SyncTarget
 
     d = deps.get()
     if not d.settings.sync_manifest:
@@ -58,18 +57,10 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
         return {"status": "not-configured"}
     manifest = Path(d.settings.sync_manifest)
     target = SyncTarget(manifest=manifest, root=manifest.parent)
-    if is_current(target, d.pool_config, d.stores.catalog):
+    report = d.pool_sync().run(target, progress=LogProgress(), if_changed=True)
+    if report is None:
         log_event("sync_skipped", reason="inputs unchanged since the last successful sync")
         return {"status": "current"}
-    report = run_sync(
-        target,
-        d.pool_config,
-        pool=d.stores.pool,
-        catalog=d.stores.catalog,
-        clock=d.clock,
-        layout_for=snapshot_layout,
-        progress=LogProgress(),
-    )
     outcome = {code: o.status for code, o in report.countries.items()}
     log_event(
         "sync_finished",

@@ -10,8 +10,7 @@ from chalicelib import deps
 from chalicelib.cli.progress import TerminalProgress
 from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.report import SyncReport
-from chalicelib.services.sync.run import SyncTarget, is_current, run_sync
-from chalicelib.storage.tables import snapshot_layout
+from chalicelib.services.sync.run import SyncTarget
 
 
 def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -30,22 +29,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     countries = frozenset(c.upper() for c in args.country) if args.country else None
     target = SyncTarget(manifest=manifest, root=manifest.parent, countries=countries)
     print(f"Syncing from {manifest}", file=out, flush=True)
-    catalog = d.stores.catalog
-    if args.if_changed and is_current(target, d.pool_config, catalog):
+    report = d.pool_sync().run(target, progress=TerminalProgress(), if_changed=args.if_changed)
+    if report is None:
         print(
             "The pool is current: its sources, configuration and format are unchanged since the last sync.",
             file=out,
         )
         return 0
-    report = run_sync(
-        target,
-        d.pool_config,
-        pool=d.stores.pool,
-        catalog=catalog,
-        clock=d.clock,
-        layout_for=snapshot_layout,
-        progress=TerminalProgress(),
-    )
     print_report(report, out)
     return 0 if report.ok else 1
 

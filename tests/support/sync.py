@@ -8,8 +8,7 @@ from pathlib import Path
 from chalicelib import deps
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, run_sync
-from chalicelib.storage.tables import snapshot_layout
+from chalicelib.services.sync.run import SyncTarget
 from tests.support.factories import SOURCES
 
 # Real sources giving a small pool with every location level, residential and other records, and
@@ -54,15 +53,9 @@ def sync(
     config: PoolConfig | None = None,
     progress: SyncProgress | None = None,
 ) -> SyncReport:
-    return run_sync(
-        SyncTarget(manifest=manifest, root=SOURCES),
-        config or wired.pool_config,
-        pool=wired.stores.pool,
-        catalog=wired.stores.catalog,
-        clock=wired.clock,
-        layout_for=snapshot_layout,
-        progress=progress or SilentProgress(),
-    )
+    report = wired.pool_sync(config).run(SyncTarget(manifest=manifest, root=SOURCES), progress=progress)
+    assert report is not None
+    return report
 
 
 class CrashWhileWriting(SilentProgress):

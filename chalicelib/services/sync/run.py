@@ -77,50 +77,58 @@ class SyncTarget:
         return digest.hexdigest()[:32]
 
 
-def run_sync(
-    target: SyncTarget,
-    config: PoolConfig,
-    *,
-    pool: PoolWriter,
-    catalog: CatalogWriter,
-    clock: Clock,
-    layout_for: LayoutPolicy,
-    progress: SyncProgress | None = None,
-) -> SyncReport:
-    progress = progress or SilentProgress()
-    report = SyncReport(
-        started_at=clock.now().isoformat(),
-        configuration_errors=list(config.issues),
-        fingerprint=target.fingerprint(config.text),
-    )
-    countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
-    collected = _collect(target, config, set(countries), report, progress)
-    for country in countries:
-        report.countries[country] = _sync_country(
-            country,
-            collected.get(country, []),
-            config,
-            pool=pool,
-            catalog=catalog,
-            clock=clock,
-            layout_for=layout_for,
-            progress=progress,
-        )
-    report.finished_at = clock.now().isoformat()
-    catalog.save_sync_report(report.as_dict())
-    return report
-
-
-def is_current(target: SyncTarget, config: PoolConfig, catalog: CatalogWriter) -> bool:
-    """True when the last sync read exactly these inputs and succeeded: re-running would change nothing."""
-    latest = catalog.latest_sync_report()
-    if latest is None:
-        return False
-    return latest.get("fingerprint") == target.fingerprint(config.text) and latest.get("ok") is True
-
-
 class LayoutPolicy(Protocol):
     def __call__(self, addresses: int, locations: int) -> Layout: ...
+
+
+@dataclass(frozen=True)
+class PoolSync:
+    """The one way to run a sync: the scheduled job, the CLI, the benches and the tests call it."""
+
+    config: PoolConfig
+    pool: PoolWriter
+    catalog: CatalogWriter
+    clock: Clock
+    layout_for: LayoutPolicy
+
+    def run(
+        self, target: SyncTarget, *, progress: SyncProgress | None = None, if_changed: bool = False
+    ) -> SyncReport | None:
+        """The sync's report; None when `if_changed` and the last successful sync read exactly these
+        inputs, so re-running would change nothing."""
+        if if_changed and self.is_current(target):
+            return None
+        return self._run(target, progress or SilentProgress())
+
+    def is_current(self, target: SyncTarget) -> bool:
+        latest = self.catalog.latest_sync_report()
+        if latest is None:
+            return False
+        return latest.get("fingerprint") == target.fingerprint(self.config.text) and latest.get("ok") is True
+
+    def _run(self, target: SyncTarget, progress: SyncProgress) -> SyncReport:
+        config = self.config
+        report = SyncReport(
+            started_at=self.clock.now().isoformat(),
+            configuration_errors=list(config.issues),
+            fingerprint=target.fingerprint(config.text),
+        )
+        countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
+        collected = _collect(target, config, set(countries), report, progress)
+        for country in countries:
+            report.countries[country] = _sync_country(
+                country,
+                collected.get(country, []),
+                config,
+                pool=self.pool,
+                catalog=self.catalog,
+                clock=self.clock,
+                layout_for=self.layout_for,
+                progress=progress,
+            )
+        report.finished_at = self.clock.now().isoformat()
+        self.catalog.save_sync_report(report.as_dict())
+        return report
 
 
 Collected = dict[str, list[PublishedAddress]]
