@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TextIO
 
 from chalicelib import deps
-from chalicelib.cli import sync
+from chalicelib.cli import sources, sync
 from chalicelib.domain.tokens import MAX_RATE_PER_MINUTE, Scope, Token
 from chalicelib.errors import ConfigurationError, InvalidRequest, StorageUnavailable, TokenNotFound
 from chalicelib.services import tokens as token_service
@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m chalicelib.cli", description=__doc__)
-    groups = parser.add_subparsers(required=True, metavar="tokens|sync")
+    groups = parser.add_subparsers(required=True, metavar="tokens|sync|sources")
     tokens = groups.add_parser("tokens", help="create, list and revoke API tokens")
     verbs = tokens.add_subparsers(required=True, metavar="create|list|revoke")
 
@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     revoke.add_argument("token_id")
     revoke.set_defaults(run=_revoke)
     sync.add_parser(groups)
+    sources.add_parser(groups)
     return parser
 
 

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 import pytest
 from chalice.test import Client
@@ -72,3 +74,19 @@ def test_bad_admin_input_is_a_clear_error(
     status, _ = _run(*argv)
     assert status == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_sources_fetch_reports_each_entry_and_leaves_a_manifest_beside_the_cache(
+    dependencies: deps.Dependencies, tmp_path: Path
+) -> None:
+    manifest = tmp_path / "manifest.json"
+    entry = {"id": "x-register", "country": "NL", "format": "openaddresses-csv", "files": ["nl/x.csv"]}
+    entry |= {"language": "nl", "license": "CC0-1.0", "attribution": "test", "upstream": ""}
+    manifest.write_text(json.dumps([entry]), encoding="utf-8")
+    cache = tmp_path / "cache"
+    status, lines = _run("sources", "fetch", "--manifest", str(manifest), "--cache", str(cache))
+    assert status == 0
+    assert lines[0].split()[:2] == ["x-register", "no_upstream"]
+    assert (cache / "manifest.json").read_bytes() == manifest.read_bytes()
+    status, _ = _run("sources", "fetch", "--manifest", str(manifest), "--cache", str(cache), "--source", "y")
+    assert status == 2  # no such source: a clear error

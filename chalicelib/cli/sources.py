@@ -1,0 +1,44 @@
+"""`sources fetch`: bring each manifest entry's file from its publisher into a cache folder laid out
+like the manifest, with the manifest beside it, so `sync --manifest <cache>/manifest.json` reads it."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from functools import partial
+from pathlib import Path
+from typing import TextIO
+
+from chalicelib import deps
+from chalicelib.errors import ConfigurationError
+from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
+from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.upstream import FetchPolicy, fetch
+from chalicelib.storage.source_store import LocalSourceStore
+
+
+def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = groups.add_parser("sources", help="fetch source files from their publishers")
+    verbs = parser.add_subparsers(required=True, metavar="fetch")
+    fetching = verbs.add_parser("fetch", help="fetch each entry's upstream file into a cache folder")
+    fetching.add_argument("--manifest", type=Path, required=True, help="the manifest naming the upstreams")
+    fetching.add_argument("--cache", type=Path, required=True, help="the folder the files are kept in")
+    fetching.add_argument("--source", action="append", help="only this source id (repeatable)")
+    fetching.add_argument("--max-gb", type=float, default=50.0, help="refuse a file larger than this")
+    fetching.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    entries = load_manifest(args.manifest)
+    if args.source:
+        entries = [e for e in entries if e.id in set(args.source)]
+        if not entries:
+            raise ConfigurationError(f"no source {', '.join(args.source)} in {args.manifest}")
+    args.cache.mkdir(parents=True, exist_ok=True)
+    policy = FetchPolicy(max_bytes=int(args.max_gb * 1024**3))
+    results = acquire(entries, LocalSourceStore(args.cache), partial(fetch, policy=policy), deps.get().clock)
+    shutil.copyfile(args.manifest, args.cache / "manifest.json")
+    for r in sorted(results, key=lambda r: r.source_id):
+        detail = r.error or (f"{r.size} bytes sha256:{r.sha256[:16]}" if r.sha256 else r.url or "-")
+        print(f"{r.source_id:<40} {r.status.value:<12} {detail}", file=out)
+    return 1 if any(r.status is AcquisitionStatus.FAILED for r in results) else 0

@@ -1,0 +1,105 @@
+"""Where fetched source files are kept, under the manifest's relative path (`osm/andorra-ad.osm.pbf`),
+each with what the fetch recorded: its URL, SHA-256, size and the publisher's validators. A folder
+locally (a `.meta.json` beside each file), an S3 bucket in AWS (the same record as object metadata)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import boto3
+
+
+@dataclass(frozen=True)
+class StoredSource:
+    url: str
+    sha256: str
+    size: int
+    fetched_at: str
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+class SourceStore(Protocol):
+    def held(self, key: str) -> StoredSource | None: ...
+    def keep(self, key: str, body: Path, record: StoredSource) -> None: ...
+    def record(self, key: str, record: StoredSource) -> None: ...
+
+
+class LocalSourceStore:
+    """A cache folder laid out like shared/sources, so a sync reads it with the same manifest."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def held(self, key: str) -> StoredSource | None:
+        meta = self._meta(key)
+        if not meta.is_file() or not (self.root / key).is_file():
+            return None
+        return StoredSource(**json.loads(meta.read_text(encoding="utf-8")))
+
+    def keep(self, key: str, body: Path, record: StoredSource) -> None:
+        target = self.root / key
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = target.with_name(target.name + ".partial")
+        shutil.copyfile(body, staging)
+        os.replace(staging, target)  # readers see the old file or the new one, never half of one
+        self.record(key, record)
+
+    def record(self, key: str, record: StoredSource) -> None:
+        meta = self._meta(key)
+        meta.parent.mkdir(parents=True, exist_ok=True)
+        meta.write_text(json.dumps(asdict(record), sort_keys=True), encoding="utf-8")
+
+    def _meta(self, key: str) -> Path:
+        return self.root / (key + ".meta.json")
+
+
+class S3SourceStore:
+    """Source files in a bucket under `prefix`; the fetch record is the object's metadata."""
+
+    def __init__(self, bucket: str, prefix: str = "sources/", client: Any = None) -> None:
+        self.bucket, self.prefix = bucket, prefix
+        self._client = client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = boto3.client("s3")
+        return self._client
+
+    def held(self, key: str) -> StoredSource | None:
+        try:
+            head = self.client.head_object(Bucket=self.bucket, Key=self.prefix + key)
+        except self.client.exceptions.ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") in {"404", "NoSuchKey", "NotFound"}:
+                return None
+            raise
+        return _from_metadata(head.get("Metadata", {}))
+
+    def keep(self, key: str, body: Path, record: StoredSource) -> None:
+        self.client.upload_file(
+            str(body), self.bucket, self.prefix + key, ExtraArgs={"Metadata": _to_metadata(record)}
+        )
+
+    def record(self, key: str, record: StoredSource) -> None:
+        self.client.copy_object(
+            Bucket=self.bucket,
+            Key=self.prefix + key,
+            CopySource={"Bucket": self.bucket, "Key": self.prefix + key},
+            Metadata=_to_metadata(record),
+            MetadataDirective="REPLACE",
+        )
+
+
+def _to_metadata(record: StoredSource) -> dict[str, str]:
+    return {"fetch-record": json.dumps(asdict(record), sort_keys=True)}
+
+
+def _from_metadata(metadata: dict[str, str]) -> StoredSource | None:
+    text = metadata.get("fetch-record")
+    return StoredSource(**json.loads(text)) if text else None
