@@ -10,8 +10,8 @@ postcodes is not in a table, so its addresses keep the postcode missing.
   belong to institutions' mail services, not to streets).
 - IS: Pósturinn's postcode list (postnumer.txt), each postcode with its place, in the nominative
   as iceaddr (BSD-3) records it: data/is_postcodes.json.
-- AT: the postal regulator RTR's table of postcodes, each with its delivery place (Ort), as
-  python-stdnum packages it: data/at_postcodes.json."""
+- AT: the postal regulator RTR's table of postcodes, each with its delivery place (Ort) and state
+  (Bundesland), as python-stdnum packages it: data/at_postcodes.json."""
 
 from __future__ import annotations
 
@@ -79,9 +79,18 @@ def postcode_place(country: str, postcode: str) -> str | None:
     return _places(country).get(postcode) if country in _POSTCODE_PLACE_TABLES else None
 
 
-@cache
+def postcode_region(country: str, postcode: str) -> str | None:
+    """The first-level region a postcode lies in, where the postal authority's table says (AT)."""
+    return _table(country).get("regions", {}).get(postcode) if country in _POSTCODE_PLACE_TABLES else None
+
+
 def _places(country: str) -> dict[str, str]:
+    return _table(country)["postcodes"]
+
+
+@cache
+def _table(country: str) -> dict[str, dict[str, str]]:
     name = f"{country.lower()}_postcodes.json"
     text = resources.files("chalicelib.reference.data").joinpath(name).read_text("utf-8")
-    places: dict[str, str] = json.loads(text)["postcodes"]
-    return places
+    table: dict[str, dict[str, str]] = json.loads(text)
+    return table

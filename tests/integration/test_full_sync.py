@@ -203,9 +203,8 @@ def test_the_reports_agree_with_the_sync(synced: Synced) -> None:
     assert len(incomplete) < len(coverage)
 
 
-# Countries whose sources leave some addresses without a region (see the README's known gaps; the
-# AT ones are Feldkirch addresses inside the Liechtenstein OSM extract).
-PARTLY_WITHOUT_REGION = {"LI", "RU", "MC", "AD", "AT", "IS"}  # IS: the register publishes no region
+# Countries whose sources leave some addresses without a region (see the README's known gaps).
+PARTLY_WITHOUT_REGION = {"LI", "RU", "MC", "AD", "IS"}  # IS: the register publishes no region
 
 
 def _every_page(synced: Synced, path: str, key: str) -> list[dict[str, Any]]:

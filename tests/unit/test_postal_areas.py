@@ -66,3 +66,13 @@ def test_an_area_with_exactly_one_postcode_gives_it(
     address = make_address(**_osm(country, source, number="1", postcode="", **fields))
     assert address.components.postcode == postcode
     assert ("postcode" in address.derived) is (postcode is not None)
+
+
+def test_the_postcode_table_gives_the_region_of_a_row_outside_its_extract_s_country() -> None:
+    # Feldkirch (AT) addresses in the Liechtenstein extract: its configured region is LI's, not theirs
+    fields = {"street": "Am Schellenberg", "number": "17", "city": "Feldkirch", "postcode": "6800"}
+    address = make_address(
+        **_osm("AT", "osm-liechtenstein-li", language="de", lon="9.5550", lat="47.2271", **fields)
+    )
+    assert (address.components.region_code, address.components.region) == ("AT-8", "Vorarlberg")
+    assert "region" in address.derived

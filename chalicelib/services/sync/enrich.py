@@ -14,7 +14,7 @@ from chalicelib.domain.formatting import format_address
 from chalicelib.domain.locations import value_key
 from chalicelib.reference.countries import facts
 from chalicelib.reference.pool_config import SourceConfig
-from chalicelib.reference.postal_areas import area_postcode, postcode_place
+from chalicelib.reference.postal_areas import area_postcode, postcode_place, postcode_region
 from chalicelib.reference.postal_forms import assess
 from chalicelib.reference.regions import Region, gazetteer, us_zip
 from chalicelib.services.sync.normalize import Candidate, FieldRemoval
@@ -115,6 +115,11 @@ def _region(candidate: Candidate, source: SourceContext, derived: list[str]) -> 
         if found:
             derived.append("region")
             return found, ""
+    if candidate.postcode and (name := postcode_region(country, candidate.postcode)):
+        resolved = regions.resolve(name)
+        if resolved is not None:
+            derived.append("region")
+            return resolved.region, ""
     return None, ""
 
 
