@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,25 @@ def test_one_address_text_is_served_under_one_id(tmp_path: Path, dependencies: d
     texts = [a.formatted for a in served]
     assert len(texts) == len(set(texts)) == active.count
     assert sum(a.components.city == "Krems an der Donau" and "city" in a.derived for a in served) > 0
+
+
+def test_a_replaced_publication_takes_its_removed_fields_out_of_the_report(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    # One real PRG row twice: first without its district, then whole; both say postcode 00-000.
+    with gzip.open(SOURCES / "openaddresses/pl/wroclaw-prg.geojson.gz", "rt", encoding="utf-8") as rows:
+        whole = json.loads(next(rows))
+    fewer = json.loads(json.dumps(whole))
+    fewer["properties"] |= {"district": "", "id": "54335066-a"}
+    data = tmp_path / "rows.geojson.gz"
+    with gzip.open(data, "wt", encoding="utf-8") as out:
+        out.write(json.dumps(fewer) + "\n" + json.dumps(whole) + "\n")
+    entry = next(e for e in json.loads((SOURCES / "manifest.json").read_text("utf-8")) if e["id"] == WROCLAW)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps([entry | {"files": [str(data)], "records": 2}]), encoding="utf-8")
+    tally = sync(dependencies, manifest).sources[WROCLAW]
+    assert (tally.kept, dict(tally.dropped)) == (1, {"merged_fewer_components": 1})
+    assert dict(tally.removed_fields) == {"postcode_placeholder": 1}  # the kept row's, not both
 
 
 def test_rerun_publishes_identical_content_and_writes_nothing(

@@ -141,11 +141,12 @@ def _collect(
     boundaries = read_country_boundaries(entries, target.root)
     dedupe = Deduplicator(supersedes=config.supersedes())
     collected: Collected = defaultdict(list)
+    removals: dict[str, tuple[str, ...]] = {}
     groups = group_variants(entries, config.primary_languages())
     # A source that supersedes others is read first, so its publication of an address is the one kept.
     for group in sorted(groups, key=lambda g: not config.source(g.family).supersedes):
         context = SourceContext(group.family, group.primary, config.source(group.family), boundaries)
-        _read_group(group, target.root, config, context, dedupe, report, progress, collected)
+        _read_group(group, target.root, config, context, dedupe, report, progress, collected, removals)
     return collected
 
 
@@ -158,7 +159,10 @@ def _read_group(
     report: SyncReport,
     progress: SyncProgress,
     collected: Collected,
+    removals: dict[str, tuple[str, ...]],
 ) -> None:
+    """`removals`: per kept address id, the fields removed from its row, taken back from the tally
+    of its source if a later publication replaces it."""
     tally = report.tally(group.family, group.country)
     progress.source_started(group.family, group.primary.records)
     for raw in read_group(group, root):
@@ -185,10 +189,13 @@ def _read_group(
             earlier = report.sources[decision.replaces.family]
             earlier.kept -= 1
             earlier.dropped[decision.reason.value] += 1
+            earlier.removed_fields -= Counter(removals.pop(decision.replaces.address.id, ()))
             kept[decision.replaces.index] = address
         else:
             kept.append(address)
-        tally.removed_fields.update(r.value for r in candidate.removed)
+        if candidate.removed:
+            removals[address.id] = tuple(r.value for r in candidate.removed)
+        tally.removed_fields.update(removals.get(address.id, ()))
         tally.kept += 1
     progress.rows_read(tally.read % PROGRESS_EVERY)
     progress.source_finished(group.family, tally)
