@@ -130,18 +130,29 @@ def _coverage_entry(c: domain.Coverage) -> CoverageEntry:
         name="getDataHealth",
         tag="reports",
         summary="Whether every enabled country has a published pool, and configuration errors",
-        description="healthy: every enabled country is ready and the configuration has no errors.",
+        description="healthy: every enabled country is ready and the configuration has no errors. "
+        "syncState (an addition to the spec) says where each country stands in a running sync: waiting, "
+        "building (being written now), published (has a pool, not being rebuilt) or missing (no pool, "
+        "and no running sync will build one); a sync report unfinished after 6 hours counts as not running.",
         response=DataHealthResponse,
         scope=Scope.READ,
     ),
 )
 def data_health(call: Call[None, None]) -> DataHealthResponse:
     d = call.dependencies
-    health = service.data_health(d.snapshots, d.pool_config, d.stores.catalog)
+    health = service.data_health(d.snapshots, d.pool_config, d.stores.catalog, d.clock.now())
     return DataHealthResponse(
         data=DataHealth(
             healthy=health.healthy,
-            countries=[CountryHealth(code=c.code, ready=c.ready, count=c.count) for c in health.countries],
+            countries=[
+                CountryHealth(
+                    code=c.code,
+                    ready=c.ready,
+                    count=c.count,
+                    sync_state=health.sync_states[c.code].value,
+                )
+                for c in health.countries
+            ],
             configuration_errors=[
                 ConfigurationIssue(country=i.country, field=i.field, message=i.message)
                 for i in health.configuration_errors

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any, Protocol
 
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
@@ -77,19 +79,33 @@ def _coverage_of(status: CountryStatus, config: PoolConfig) -> Coverage:
     )
 
 
-@dataclass(frozen=True)
+class SyncState(StrEnum):
+    """Where a country stands in the running sync, for /data-health (and the console)."""
+
+    WAITING = "waiting"  # the running sync will build it
+    BUILDING = "building"  # the running sync is writing it now
+    PUBLISHED = "published"  # it has a pool, and no running sync is rebuilding it
+    MISSING = "missing"  # no pool, and no running sync will build one
+
+
+# A running sync's report older than this belongs to a sync that died (as the sync's own sweep assumes).
+SYNC_ABANDONED_AFTER = timedelta(hours=6)
+
+
+@dataclass
 class DataHealth:
     countries: list[CountryStatus]
     configuration_errors: list[ConfigIssue]
+    sync_states: dict[str, SyncState]
 
     @property
     def healthy(self) -> bool:
         return all(c.ready for c in self.countries) and not self.configuration_errors
 
 
-def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports) -> DataHealth:
-    """Ready countries, and the configuration errors the last sync found (or, before any sync, those
-    of the configuration deployed with this code)."""
+def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports, now: datetime) -> DataHealth:
+    """Ready countries, where each stands in a running sync, and the configuration errors the last
+    sync found (or, before any sync, those of the configuration deployed with this code)."""
     latest = reports.latest_sync_report()
     if latest is None:
         issues = list(config.issues)
@@ -98,4 +114,28 @@ def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports) 
             ConfigIssue(i.get("country"), i["field"], i["message"])
             for i in latest.get("configurationErrors", [])
         ]
-    return DataHealth(country_statuses(snapshots, config), issues)
+    statuses = country_statuses(snapshots, config)
+    running = latest if latest is not None and _is_running(latest, now) else None
+    return DataHealth(statuses, issues, {s.code: _sync_state(s, running) for s in statuses})
+
+
+def _is_running(report: dict[str, Any], now: datetime) -> bool:
+    if report.get("finishedAt"):
+        return False
+    try:
+        started = datetime.fromisoformat(str(report.get("startedAt")))
+    except ValueError:
+        return False
+    return now - started < SYNC_ABANDONED_AFTER
+
+
+def _sync_state(status: CountryStatus, running: dict[str, Any] | None) -> SyncState:
+    if running is not None and status.code == running.get("building"):
+        return SyncState.BUILDING
+    if (
+        running is not None
+        and status.code in running.get("planned", [])
+        and status.code not in running.get("countries", {})
+    ):
+        return SyncState.WAITING
+    return SyncState.PUBLISHED if status.ready else SyncState.MISSING

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,9 @@ from chalice.test import Client
 
 from chalicelib import deps
 from chalicelib.reference.pool_config import load_pool_config
+from chalicelib.services.reports import SyncState, data_health
+from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.sync.report import SilentProgress
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import CrashWhileWriting, sync, write_manifest
@@ -95,6 +99,45 @@ def test_a_replaced_publication_takes_its_removed_fields_out_of_the_report(
     tally = sync(dependencies, manifest).sources[WROCLAW]
     assert (tally.kept, dict(tally.dropped)) == (1, {"merged_fewer_components": 1})
     assert dict(tally.removed_fields) == {"postcode_placeholder": 1}  # the kept row's, not both
+
+
+class DataHealthWhileWriting(SilentProgress):
+    """Reads /data-health the moment the sync starts writing one country."""
+
+    def __init__(self, read: Callable[[], Any], country: str) -> None:
+        self.read, self.country, self.seen = read, country, None
+
+    def country_stage(self, country: str, stage: str) -> None:
+        if country == self.country and stage.startswith("writing") and self.seen is None:
+            self.seen = self.read()
+
+
+def test_data_health_shows_where_each_country_stands_in_a_running_sync(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    def states() -> dict[str, str]:
+        health = _get(client, dependencies, clock, "/api/v1/data-health")
+        return {c["code"]: c["syncState"] for c in health["countries"]}
+
+    watch = DataHealthWhileWriting(states, "IS")
+    sync(dependencies, write_manifest(tmp_path, SMALL), progress=watch)
+    during = watch.seen
+    assert during is not None
+    assert (during["AD"], during["IS"], during["NL"], during["AT"]) == (
+        "published",
+        "building",
+        "waiting",
+        "missing",
+    )
+    stores = dependencies.stores  # read past the API's 5-second pointer cache
+    after = data_health(
+        ActiveSnapshots(stores.catalog, 0), dependencies.pool_config, stores.catalog, clock.now()
+    )
+    assert (after.sync_states["IS"], after.sync_states["NL"], after.sync_states["AT"]) == (
+        SyncState.PUBLISHED,
+        SyncState.PUBLISHED,
+        SyncState.MISSING,
+    )
 
 
 def test_rerun_publishes_identical_content_and_writes_nothing(

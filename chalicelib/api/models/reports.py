@@ -69,10 +69,16 @@ class CoverageResponse(ApiModel):
     data: CoverageData
 
 
+SyncStateName = Literal["waiting", "building", "published", "missing"]
+
+
 class CountryHealth(ApiModel):
     code: str
     ready: bool
     count: int
+    sync_state: SyncStateName = Field(
+        description="where the country stands in a running sync (an addition to the spec)"
+    )
 
 
 class ConfigurationIssue(ApiModel):

@@ -43,6 +43,8 @@ class SyncReport:
     countries: dict[str, CountryOutcome] = field(default_factory=dict)
     configuration_errors: list[ConfigIssue] = field(default_factory=list)
     fingerprint: str = ""
+    planned: list[str] = field(default_factory=list)  # the countries this sync builds, in order
+    building: str | None = None  # the one being written now
 
     def tally(self, family: str, country: str) -> SourceTally:
         return self.sources.setdefault(family, SourceTally(country=country))
@@ -60,7 +62,8 @@ class SyncReport:
 
     @property
     def ok(self) -> bool:
-        return all(o.status != "failed" for o in self.countries.values())
+        """Finished, and no country failed (a sync that died mid-way never reads as ok)."""
+        return bool(self.finished_at) and all(o.status != "failed" for o in self.countries.values())
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,8 @@ class SyncReport:
             },
             "countries": {k: vars(o) for k, o in sorted(self.countries.items())},
             "configurationErrors": [vars(i) for i in self.configuration_errors],
+            "planned": list(self.planned),
+            "building": self.building,
             "fingerprint": self.fingerprint,
             "ok": self.ok,
         }

@@ -114,8 +114,12 @@ class PoolSync:
             fingerprint=target.fingerprint(config.text),
         )
         countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
+        report.planned = countries
+        self.catalog.save_sync_report(report.as_dict())  # running: /data-health shows who waits
         collected = _collect(target, config, set(countries), report, progress)
         for country in countries:
+            report.building = country
+            self.catalog.save_sync_report(report.as_dict())
             report.countries[country] = _sync_country(
                 country,
                 collected.get(country, []),
@@ -126,6 +130,7 @@ class PoolSync:
                 layout_for=self.layout_for,
                 progress=progress,
             )
+        report.building = None
         report.finished_at = self.clock.now().isoformat()
         self.catalog.save_sync_report(report.as_dict())
         return report
