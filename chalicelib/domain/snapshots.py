@@ -117,17 +117,14 @@ class Location:
         return self.count_in(strata(residential=True, complete=False))
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    country: str
-    id: str
-    addresses: list[PublishedAddress]  # index = ordinal
-    strata: StrataCounts  # addresses per stratum
-    locations: dict[str, Location]
+class StrataTotals:
+    """Totals of a snapshot that keeps its addresses per stratum (`strata`)."""
+
+    strata: StrataCounts
 
     @property
     def count(self) -> int:
-        return len(self.addresses)
+        return sum(self.strata)
 
     @property
     def residential_count(self) -> int:
@@ -136,6 +133,15 @@ class Snapshot:
     @property
     def complete_count(self) -> int:
         return complete_in(self.strata)
+
+
+@dataclass(frozen=True)
+class Snapshot(StrataTotals):
+    country: str
+    id: str
+    addresses: list[PublishedAddress]  # index = ordinal
+    strata: StrataCounts  # addresses per stratum
+    locations: dict[str, Location]
 
     def country_span(self) -> Span:
         return country_span(self.strata)
@@ -327,7 +333,7 @@ class Layout:
 
 
 @dataclass(frozen=True)
-class PublishedSnapshot:
+class PublishedSnapshot(StrataTotals):
     """What a country's active-snapshot pointer says: read first, cached briefly, by every reader."""
 
     country: str
@@ -337,15 +343,3 @@ class PublishedSnapshot:
     layout: Layout
     sources: tuple[str, ...]
     coverage: Coverage
-
-    @property
-    def count(self) -> int:
-        return sum(self.strata)
-
-    @property
-    def residential_count(self) -> int:
-        return residential_in(self.strata)
-
-    @property
-    def complete_count(self) -> int:
-        return complete_in(self.strata)
