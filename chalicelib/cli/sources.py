@@ -16,6 +16,8 @@ from chalicelib.sources.manifest import load_manifest
 from chalicelib.sources.upstream import FetchPolicy, fetch
 from chalicelib.storage.source_store import LocalSourceStore
 
+MAX_GB = 1024.0
+
 
 def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = groups.add_parser("sources", help="fetch source files from their publishers")
@@ -24,7 +26,7 @@ def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type
     fetching.add_argument("--manifest", type=Path, required=True, help="the manifest naming the upstreams")
     fetching.add_argument("--cache", type=Path, required=True, help="the folder the files are kept in")
     fetching.add_argument("--source", action="append", help="only this source id (repeatable)")
-    fetching.add_argument("--max-gb", type=float, default=50.0, help="refuse a file larger than this")
+    fetching.add_argument("--max-gb", type=_positive_gb, default=50.0, help="refuse a file larger than this")
     fetching.set_defaults(run=run)
 
 
@@ -42,3 +44,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         detail = r.error or (f"{r.size} bytes sha256:{r.sha256[:16]}" if r.sha256 else r.url or "-")
         print(f"{r.source_id:<40} {r.status.value:<12} {detail}", file=out)
     return 1 if any(r.status is AcquisitionStatus.FAILED for r in results) else 0
+
+
+def _positive_gb(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= MAX_GB:
+        raise argparse.ArgumentTypeError(f"a size in GB above 0 and at most {MAX_GB:g}, not {text!r}")
+    return value

@@ -90,3 +90,19 @@ def test_sources_fetch_reports_each_entry_and_leaves_a_manifest_beside_the_cache
     assert (cache / "manifest.json").read_bytes() == manifest.read_bytes()
     status, _ = _run("sources", "fetch", "--manifest", str(manifest), "--cache", str(cache), "--source", "y")
     assert status == 2  # no such source: a clear error
+
+
+@pytest.mark.parametrize("size", ["0", "-1", "many", "2048"])
+def test_sources_fetch_refuses_a_size_limit_out_of_range(tmp_path: Path, size: str) -> None:
+    with pytest.raises(SystemExit) as exited:
+        _run(
+            "sources",
+            "fetch",
+            "--manifest",
+            str(tmp_path / "m.json"),
+            "--cache",
+            str(tmp_path),
+            "--max-gb",
+            size,
+        )
+    assert exited.value.code == 2  # argparse's usage error, before anything is read
