@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import groupby
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.coverage import Coverage
@@ -157,21 +158,78 @@ def country_span(counts: StrataCounts) -> Span:
 
 
 def build_snapshot(country: str, addresses: Iterable[PublishedAddress]) -> Snapshot:
-    ordered = sorted(addresses, key=_order)
+    ordered = sorted(addresses, key=order_key)
     counts = [0, 0, 0, 0]
+    for address in ordered:
+        counts[stratum_of(address)] += 1
+    strata_counts = (counts[0], counts[1], counts[2], counts[3])
+    cells = [(key, cell_digest(list(group))) for key, group in groupby(ordered, key=cell_of)]
+    return Snapshot(country, content_id(country, cells), ordered, strata_counts, index_locations(ordered))
+
+
+CellKey = tuple[int, str]
+
+
+def cell_of(a: PublishedAddress) -> CellKey:
+    """The order's leading (stratum, region) prefix: a snapshot is these cells in key order, so a
+    sharded build sorts each cell on its own and places it by the sizes of the cells before it."""
+    return (int(stratum_of(a)), _region_key(a))
+
+
+def index_locations(ordered: Iterable[PublishedAddress], first_ordinal: int = 0) -> dict[str, Location]:
+    """The locations of addresses already in snapshot order, their spans starting at `first_ordinal`."""
     locations: dict[str, Location] = {}
-    for ordinal, address in enumerate(ordered):
+    for ordinal, address in enumerate(ordered, start=first_ordinal):
         stratum = stratum_of(address)
-        counts[stratum] += 1
         for location, ancestors in _locations_of(address):
             known = locations.setdefault(location.id, location)
-            _extend(known, ancestors, ordinal, stratum)
+            _extend(known, ancestors, Range(ordinal, ordinal + 1), stratum)
             _add_names(known, address, location.type)
-    strata_counts = (counts[0], counts[1], counts[2], counts[3])
-    return Snapshot(country, _content_id(country, ordered), ordered, strata_counts, locations)
+    return locations
 
 
-def _order(a: PublishedAddress) -> tuple[object, ...]:
+def merge_locations(into: dict[str, Location], later: Iterable[Location]) -> None:
+    """Add the locations of the cell that follows `into`'s in the order, as `index_locations` over
+    both would have: spans joined where they meet, the first name per language kept."""
+    for location in later:
+        known = into.setdefault(location.id, location)
+        if known is location:
+            continue
+        for span in location.spans:
+            for stratum in Stratum:
+                if span.ranges[stratum].size:
+                    _extend(
+                        known, (span.region_id, span.city_id, span.district_id), span.ranges[stratum], stratum
+                    )
+        for language, name in location.names.items():
+            if language not in known.names:
+                known.names[language] = name
+                known.aliases.add(value_key(name))
+
+
+def shift_locations(locations: Iterable[Location], offset: int) -> list[Location]:
+    """Locations indexed from 0 within a cell, moved to the cell's place in the snapshot."""
+    return [
+        Location(
+            loc.id,
+            loc.type,
+            loc.value,
+            loc.parent_type,
+            loc.parent_id,
+            [_shift(span, offset) for span in loc.spans],
+            dict(loc.names),
+            set(loc.aliases),
+        )
+        for loc in locations
+    ]
+
+
+def _shift(span: Span, offset: int) -> Span:
+    moved = tuple(Range(r.start + offset, r.end + offset) if r.size else r for r in span.ranges)
+    return Span((moved[0], moved[1], moved[2], moved[3]), span.region_id, span.city_id, span.district_id)
+
+
+def order_key(a: PublishedAddress) -> tuple[object, ...]:
     c = a.components
     return (
         stratum_of(a),
@@ -262,7 +320,7 @@ def _region(a: PublishedAddress) -> Location | None:
     return region
 
 
-def _extend(location: Location, ancestors: Ancestors, ordinal: int, stratum: Stratum) -> None:
+def _extend(location: Location, ancestors: Ancestors, added: Range, stratum: Stratum) -> None:
     """Grow the span whose ancestors match; the order guarantees spans are contiguous."""
     span = next(
         (s for s in reversed(location.spans) if (s.region_id, s.city_id, s.district_id) == ancestors), None
@@ -272,16 +330,16 @@ def _extend(location: Location, ancestors: Ancestors, ordinal: int, stratum: Str
         location.spans.append(span)
     index = location.spans.index(span)
     ranges = list(span.ranges)
-    ranges[stratum] = _grow(ranges[stratum], ordinal)
+    ranges[stratum] = _grow(ranges[stratum], added)
     location.spans[index] = Span((ranges[0], ranges[1], ranges[2], ranges[3]), *ancestors)
 
 
-def _grow(current: Range, ordinal: int) -> Range:
+def _grow(current: Range, added: Range) -> Range:
     if current.size == 0:
-        return Range(ordinal, ordinal + 1)
-    if ordinal != current.end:
-        raise AssertionError(f"ordinal {ordinal} breaks the contiguous range {current}")
-    return Range(current.start, ordinal + 1)
+        return added
+    if added.start != current.end:
+        raise AssertionError(f"ordinals {added} break the contiguous range {current}")
+    return Range(current.start, added.end)
 
 
 _NAME_FIELD = {LocationType.REGION: "region", LocationType.CITY: "city", LocationType.DISTRICT: "district"}
@@ -299,12 +357,20 @@ def _add_names(location: Location, a: PublishedAddress, kind: LocationType) -> N
             location.aliases.add(value_key(name))
 
 
-def _content_id(country: str, ordered: list[PublishedAddress]) -> str:
-    """Same published content → same snapshot id, so a re-run publishes nothing new."""
+def content_id(country: str, cells: Iterable[tuple[CellKey, str]]) -> str:
+    """Same published content → same snapshot id, so a re-run publishes nothing new. Hashed cell by
+    cell (`cell_digest`), so a sharded build that sorts each cell apart gets the same id."""
     digest = hashlib.sha256(f"{SNAPSHOT_FORMAT}|{country}".encode())
+    for (stratum, region), cell in cells:
+        digest.update(f"|{stratum}|{region}|{cell}".encode())
+    return digest.hexdigest()[:16]
+
+
+def cell_digest(ordered: Iterable[PublishedAddress]) -> str:
+    digest = hashlib.sha256()
     for address in ordered:
         digest.update(json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode())
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()
 
 
 def _fingerprint(a: PublishedAddress) -> list[object]:

@@ -3,14 +3,22 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.services.sync.dedupe import Deduplicator, MergeReason, coordinate_precision_meters
+from chalicelib.services.sync.dedupe import (
+    Deduplicator,
+    FirstClaims,
+    Kept,
+    MergeReason,
+    coordinate_precision_meters,
+    same_text_losers,
+    text_claim,
+)
 from tests.support.factories import make_address
 
 
 def _admit(
     dedupe: Deduplicator, address: PublishedAddress, family: str = "src", **kw: object
 ) -> MergeReason | None:
-    return dedupe.admit(address, family, 0, **kw).reason  # type: ignore[arg-type]
+    return dedupe.admit(address, family, **kw).reason  # type: ignore[arg-type]
 
 
 def test_same_text_at_the_same_place_is_a_duplicate() -> None:
@@ -26,11 +34,15 @@ def test_same_text_without_a_city_far_apart_is_two_addresses() -> None:
 
 
 def test_the_full_text_with_a_city_is_one_address_wherever_it_was_placed() -> None:
-    dedupe = Deduplicator()
-    assert _admit(dedupe, make_address(record_id="a")) is None
-    far = make_address(record_id="b", lon="17.10", lat="51.15")
-    assert _admit(dedupe, far) is MergeReason.SAME_TEXT
-    assert _admit(dedupe, make_address(record_id="c", number="3", lon="17.10", lat="51.15")) is None
+    placed = [
+        Kept(make_address(record_id="b", lon="17.10", lat="51.15"), "src", (0, 2)),
+        Kept(make_address(record_id="a"), "src", (0, 1)),
+        Kept(make_address(record_id="c", number="3", lon="17.10", lat="51.15"), "src", (0, 3)),
+        Kept(make_address(record_id="d", city="", postcode=""), "src", (0, 4)),
+        Kept(make_address(record_id="e", city="", postcode="", lon="17.10", lat="51.15"), "src", (0, 5)),
+    ]
+    claims = [claim for kept in placed if (claim := text_claim(kept)) is not None]
+    assert same_text_losers(claims) == {(0, 2)}  # the place taken first stays; no city, no claim
 
 
 def test_case_and_spacing_do_not_make_a_new_address() -> None:
@@ -75,7 +87,7 @@ def test_a_derived_city_does_not_split_an_address_from_its_published_twin() -> N
     assert derived.components.city != published.components.city
     dedupe = Deduplicator()
     assert _admit(dedupe, derived) is None
-    decision = dedupe.admit(published, "src", 1)
+    decision = dedupe.admit(published, "src")
     assert decision.reason is MergeReason.FEWER_COMPONENTS
     assert decision.replaces is not None
     assert decision.replaces.address is derived
@@ -88,19 +100,20 @@ def test_between_twins_each_lacking_one_the_one_serving_more_is_kept() -> None:
     postcode_only = make_address(record_id="b", city="", postcode="3500", **krems)  # its city derives
     dedupe = Deduplicator()
     assert _admit(dedupe, city_only) is None
-    assert dedupe.admit(postcode_only, "src", 1).replaces is not None
+    assert dedupe.admit(postcode_only, "src").replaces is not None
     dedupe = Deduplicator()
     assert _admit(dedupe, make_address(record_id="a", city="Wrocław", postcode="")) is None
-    assert dedupe.admit(make_address(record_id="b", city="", postcode="50-202"), "src", 1).replaces is None
+    assert dedupe.admit(make_address(record_id="b", city="", postcode="50-202"), "src").replaces is None
 
 
 def test_the_publication_with_more_components_takes_the_place_of_the_earlier_one() -> None:
     dedupe = Deduplicator()
-    assert _admit(dedupe, make_address(record_id="a", postcode="")) is None
-    decision = dedupe.admit(make_address(record_id="b", postcode="50-201"), "src", 1)
+    assert dedupe.admit(make_address(record_id="a", postcode=""), "src", seq=(0, 1)).is_new
+    fuller = make_address(record_id="b", postcode="50-201")
+    decision = dedupe.admit(fuller, "src", seq=(0, 2))
     assert decision.reason is MergeReason.FEWER_COMPONENTS
     assert decision.replaces is not None
-    assert decision.replaces.index == 0
+    assert [(k.address, k.seq) for k in dedupe.survivors()] == [(fuller, (0, 1))]  # the place and its seq
 
 
 def test_different_postcodes_are_two_addresses_unless_a_newer_source_supersedes() -> None:
@@ -118,10 +131,10 @@ def test_different_postcodes_are_two_addresses_unless_a_newer_source_supersedes(
 
 
 def test_the_same_osm_object_in_two_extracts_is_read_once() -> None:
-    dedupe = Deduplicator()
-    assert _admit(dedupe, make_address(record_id="x"), osm_object="way/1") is None
-    moved = make_address(record_id="y", lon="17.2")
-    assert _admit(dedupe, moved, osm_object="way/1") is MergeReason.SAME_OSM_OBJECT
+    objects = FirstClaims()
+    assert not objects.is_repeat("PL", "way/1")
+    assert objects.is_repeat("PL", "way/1")  # the later extract's copy, even moved or retagged
+    assert not objects.is_repeat("CZ", "way/1")
 
 
 def test_coarse_coordinates_widen_the_tolerance() -> None:

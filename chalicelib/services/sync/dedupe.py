@@ -3,8 +3,10 @@ same place, whose other components agree or are missing on one side. Text alone 
 ('Main St 1' without a city can be two real places in one county), a source id is never enough
 (Alameda's parcel numbers are shared by several buildings), and a missing city or postcode must not
 make two publications of one address differ (nor a derived one: it fills a gap). Where they are one address:
-- the same OSM object in two overlapping extracts is read once, from the newer extract;
-- the same full text with a city is one address wherever it was placed (the first position stays);
+- the same OSM object in two overlapping extracts is read once, from the newer extract (`FirstClaims`);
+- the same full text with a city is one address wherever it was placed: the place taken first in
+  read order stays (`same_text_losers`, a second round over the survivors, so a sharded build can
+  run it apart from the street-by-street first round);
 - a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
 - otherwise the publication with more published components is kept, then the one serving more
   (derived included), then the first."""
@@ -12,6 +14,7 @@ make two publications of one address differ (nor a derived one: it fills a gap).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -38,13 +41,17 @@ class MergeReason(StrEnum):
     SAME_TEXT = "same_text_elsewhere"  # the full address text, city included, at another position
 
 
+Seq = tuple[int, int]  # (source group's rank, row number): the order rows are read in
+
+
 @dataclass
 class Kept:
-    """A publication admitted so far: where it sits in its country's list, and its source family."""
+    """A publication admitted so far: its source family, and when its place was first taken (a
+    replacement keeps the place and its `seq`)."""
 
-    index: int
     address: PublishedAddress
     family: str
+    seq: Seq = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -64,28 +71,22 @@ def street_key(address: PublishedAddress) -> tuple[str, ...]:
 
 @dataclass
 class Deduplicator:
-    """Deterministic for the same sources read in the same order (superseding sources first)."""
+    """Deterministic for the same rows offered in read order (superseding sources first). Rows of
+    different street keys never meet here, so any partition by street key gives the same result."""
 
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # family → older families
-    _objects: set[tuple[str, str]] = field(default_factory=set)
     _places: dict[tuple[str, ...], list[Kept]] = field(default_factory=dict)
-    _texts: set[tuple[str, str]] = field(default_factory=set)
 
     def admit(
         self,
         address: PublishedAddress,
         family: str,
-        index: int,
         *,
-        osm_object: str | None = None,
+        seq: Seq = (0, 0),
         precision_meters: float = 0.0,
     ) -> Decision:
-        """`index`: where the address goes in its country's list if kept. `precision_meters`: how
-        coarse the source's coordinates are (CN publishes 2 decimals, ~1 km)."""
-        if osm_object is not None:
-            if (address.country, osm_object) in self._objects:
-                return Decision(MergeReason.SAME_OSM_OBJECT)
-            self._objects.add((address.country, osm_object))
+        """`seq`: the row's place in read order. `precision_meters`: how coarse the source's
+        coordinates are (CN publishes 2 decimals, ~1 km)."""
         kept_here = self._places.setdefault(street_key(address), [])
         tolerance = max(SAME_PLACE_METERS, 1.5 * precision_meters)
         for kept in kept_here:
@@ -93,17 +94,12 @@ class Deduplicator:
                 continue
             decision = self._merge(address, family, kept)
             if decision is not None:
-                if decision.replaces is not None:
-                    self._texts.add(_text_key(address))
                 return decision
-        # With its city, the full text names one postal address wherever it was placed (a campus's
-        # buildings, a point set 400 m off): serving it twice would give one address two ids.
-        text = _text_key(address)
-        if address.components.city and text in self._texts:
-            return Decision(MergeReason.SAME_TEXT)
-        self._texts.add(text)
-        kept_here.append(Kept(index, address, family))
+        kept_here.append(Kept(address, family, seq))
         return Decision()
+
+    def survivors(self) -> list[Kept]:
+        return [kept for places in self._places.values() for kept in places]
 
     def _merge(self, address: PublishedAddress, family: str, kept: Kept) -> Decision | None:
         if address.country != kept.address.country:
@@ -126,8 +122,8 @@ class Deduplicator:
 
 
 def _take(kept: Kept, address: PublishedAddress, family: str, reason: MergeReason) -> Decision:
-    """The newcomer takes the kept one's place (and index)."""
-    replaced = Kept(kept.index, kept.address, kept.family)
+    """The newcomer takes the kept one's place."""
+    replaced = Kept(kept.address, kept.family, kept.seq)
     kept.address, kept.family = address, family
     return Decision(reason, replaces=replaced)
 
@@ -143,8 +139,52 @@ def _served_count(address: PublishedAddress) -> int:
     return sum(1 for name, _ in _OTHER_FIELDS if getattr(c, name))
 
 
-def _text_key(address: PublishedAddress) -> tuple[str, str]:
-    return (address.country, value_key(address.formatted))
+def text_key(address: PublishedAddress) -> str:
+    return f"{address.country}|{value_key(address.formatted)}"
+
+
+@dataclass(frozen=True)
+class TextClaim:
+    text: str
+    seq: Seq
+    address_id: str
+
+
+def text_claim(kept: Kept) -> TextClaim | None:
+    """With its city, the full text names one postal address wherever it was placed (a campus's
+    buildings, a point set 400 m off): serving it twice would give one address two ids."""
+    if not kept.address.components.city:
+        return None
+    return TextClaim(text_key(kept.address), kept.seq, kept.address.id)
+
+
+def same_text_losers(claims: Iterable[TextClaim]) -> set[Seq]:
+    """The survivors (by `seq`) whose text a place taken earlier already serves."""
+    first: dict[str, TextClaim] = {}
+    losers: set[Seq] = set()
+    for claim in claims:
+        held = first.get(claim.text)
+        if held is None or claim.seq < held.seq:
+            first[claim.text] = claim
+            if held is not None:
+                losers.add(held.seq)
+        else:
+            losers.add(claim.seq)
+    return losers
+
+
+@dataclass
+class FirstClaims:
+    """OSM objects seen so far: a later extract's copy of one is not read again."""
+
+    _seen: set[tuple[str, str]] = field(default_factory=set)
+
+    def is_repeat(self, country: str, osm_object: str) -> bool:
+        key = (country, osm_object)
+        if key in self._seen:
+            return True
+        self._seen.add(key)
+        return False
 
 
 def _others(address: PublishedAddress) -> tuple[str, ...]:

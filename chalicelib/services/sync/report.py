@@ -75,7 +75,7 @@ class SyncReport:
                     "read": t.read,
                     "kept": t.kept,
                     "dropped": dict(t.dropped),
-                    "removedFields": dict(t.removed_fields),
+                    "removedFields": dict(+t.removed_fields),  # + drops zeros
                 }
                 for k, t in sorted(self.sources.items())
             },

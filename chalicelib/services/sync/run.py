@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,12 +25,19 @@ from chalicelib.domain.snapshots import (
 )
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.reference.pool_config import PoolConfig
-from chalicelib.services.sync.coverage import compute_coverage
-from chalicelib.services.sync.dedupe import Deduplicator, coordinate_precision_meters
+from chalicelib.services.sync.admission import Admission, Row, Tallies
+from chalicelib.services.sync.coverage import compute_coverage, region_counts
+from chalicelib.services.sync.dedupe import FirstClaims, coordinate_precision_meters, same_text_losers
 from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceContext, publish
 from chalicelib.services.sync.normalize import Dropped, normalize
-from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SyncProgress, SyncReport
-from chalicelib.sources.manifest import SourceGroup, group_variants, load_manifest
+from chalicelib.services.sync.report import (
+    CountryOutcome,
+    SilentProgress,
+    SourceTally,
+    SyncProgress,
+    SyncReport,
+)
+from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants, load_manifest
 from chalicelib.sources.reader import read_country_boundaries, read_group
 
 PROGRESS_EVERY = 1000
@@ -144,32 +152,43 @@ def _collect(
 ) -> Collected:
     entries = [e for e in load_manifest(target.manifest) if e.country in countries]
     boundaries = read_country_boundaries(entries, target.root)
-    dedupe = Deduplicator(supersedes=config.supersedes())
-    collected: Collected = defaultdict(list)
-    removals: dict[str, tuple[str, ...]] = {}
-    groups = group_variants(entries, config.primary_languages())
-    # A source that supersedes others is read first, so its publication of an address is the one kept.
-    for group in sorted(groups, key=lambda g: not config.source(g.family).supersedes):
+    objects = FirstClaims()
+    tallies = Tallies()
+    admission = Admission(
+        config.supersedes(), tallies, lambda row: objects.is_repeat(row.address.country, row.osm_object or "")
+    )
+    for rank, group in enumerate(source_order(entries, config)):
         context = SourceContext(group.family, group.primary, config.source(group.family), boundaries)
-        _read_group(group, target.root, config, context, dedupe, report, progress, collected, removals)
+        tally = tallies.tally(group.family, group.country)
+        progress.source_started(group.family, group.primary.records)
+        for row in read_rows(group, rank, target.root, config, context, tally, progress):
+            admission.offer(row)
+        progress.source_finished(group.family, tally)
+    survivors = admission.drop_same_texts(same_text_losers(admission.text_claims()))
+    report.sources.update(tallies.sources)
+    collected: Collected = defaultdict(list)
+    for kept in survivors:
+        collected[kept.address.country].append(kept.address)
     return collected
 
 
-def _read_group(
+def source_order(entries: list[SourceEntry], config: PoolConfig) -> list[SourceGroup]:
+    """A source that supersedes others is read first, so its publication of an address is the one kept."""
+    groups = group_variants(entries, config.primary_languages())
+    return sorted(groups, key=lambda g: not config.source(g.family).supersedes)
+
+
+def read_rows(
     group: SourceGroup,
+    rank: int,
     root: Path,
     config: PoolConfig,
     context: SourceContext,
-    dedupe: Deduplicator,
-    report: SyncReport,
+    tally: SourceTally,
     progress: SyncProgress,
-    collected: Collected,
-    removals: dict[str, tuple[str, ...]],
-) -> None:
-    """`removals`: per kept address id, the fields removed from its row, taken back from the tally
-    of its source if a later publication replaces it."""
-    tally = report.tally(group.family, group.country)
-    progress.source_started(group.family, group.primary.records)
+) -> Iterator[Row]:
+    """Validated, enriched rows of one source group in read order; rows dropped on the way are
+    counted in `tally`."""
     for raw in read_group(group, root):
         tally.read += 1
         if tally.read % PROGRESS_EVERY == 0:
@@ -178,32 +197,16 @@ def _read_group(
         if isinstance(candidate, Dropped):
             tally.dropped[candidate.reason.value] += 1
             continue
-        address = publish(candidate, context)
-        kept = collected[address.country]
-        decision = dedupe.admit(
-            address,
-            group.family,
-            len(kept),
+        yield Row(
+            seq=(rank, tally.read),
+            family=group.family,
+            source_country=group.country,
+            address=publish(candidate, context),
+            removed=tuple(r.value for r in candidate.removed),
             osm_object=raw.record_id if context.origin == OSM_ORIGIN else None,
             precision_meters=coordinate_precision_meters(raw.lon, raw.lat),
         )
-        if decision.reason is not None and decision.replaces is None:
-            tally.dropped[decision.reason.value] += 1
-            continue
-        if decision.replaces is not None and decision.reason is not None:
-            earlier = report.sources[decision.replaces.family]
-            earlier.kept -= 1
-            earlier.dropped[decision.reason.value] += 1
-            earlier.removed_fields -= Counter(removals.pop(decision.replaces.address.id, ()))
-            kept[decision.replaces.index] = address
-        else:
-            kept.append(address)
-        if candidate.removed:
-            removals[address.id] = tuple(r.value for r in candidate.removed)
-        tally.removed_fields.update(removals.get(address.id, ()))
-        tally.kept += 1
     progress.rows_read(tally.read % PROGRESS_EVERY)
-    progress.source_finished(group.family, tally)
 
 
 def _sync_country(
@@ -264,7 +267,12 @@ def _published(
         strata=snapshot.strata,
         layout=layout_for(snapshot.count, len(snapshot.locations)),
         sources=tuple(sources),
-        coverage=compute_coverage(snapshot, config.countries[snapshot.country].coverage),
+        coverage=compute_coverage(
+            snapshot.country,
+            snapshot.count,
+            region_counts(snapshot.addresses),
+            config.countries[snapshot.country].coverage,
+        ),
     )
 
 
