@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chalicelib import logs
@@ -26,6 +27,8 @@ from chalicelib.storage.tables import Stores, build_stores
 
 if TYPE_CHECKING:
     from chalicelib.services.sync.run import PoolSync
+    from chalicelib.services.sync.sharded import ShardedSync
+    from chalicelib.storage.sync_work import WorkStore
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,20 @@ class Dependencies:
             config or self.pool_config, self.stores.pool, self.stores.catalog, self.clock, snapshot_layout
         )
 
+    def sharded_sync(self, work: WorkStore, config: PoolConfig | None = None) -> ShardedSync:
+        """The sharded sync's steps on this deployment's tables, passing files through `work`."""
+        from chalicelib.services.sync.sharded import ShardedSync
+        from chalicelib.storage.tables import snapshot_layout
+
+        return ShardedSync(
+            work,
+            config or self.pool_config,
+            self.stores.pool,
+            self.stores.catalog,
+            self.clock,
+            snapshot_layout,
+        )
+
     def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
         return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)
 
@@ -91,6 +108,23 @@ def build(
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         pool_config=pool_config or load_pool_config(),
     )
+
+
+@dataclass(frozen=True)
+class LocalSteps:
+    """Builds the sharded sync's steps in a worker process from the environment it was given
+    (picklable: spawned workers share nothing else with their parent)."""
+
+    work_root: str
+    environ: tuple[tuple[str, str], ...]
+    pool_config: PoolConfig | None = None
+
+    def __call__(self) -> ShardedSync:
+        from chalicelib.config import settings_from_env
+        from chalicelib.storage.sync_work import LocalWorkStore
+
+        dependencies = build(settings_from_env(dict(self.environ)), pool_config=self.pool_config)
+        return dependencies.sharded_sync(LocalWorkStore(Path(self.work_root)))
 
 
 _current: Dependencies | None = None

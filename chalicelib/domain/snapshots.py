@@ -176,16 +176,28 @@ def cell_of(a: PublishedAddress) -> CellKey:
     return (int(stratum_of(a)), _region_key(a))
 
 
-def index_locations(ordered: Iterable[PublishedAddress], first_ordinal: int = 0) -> dict[str, Location]:
-    """The locations of addresses already in snapshot order, their spans starting at `first_ordinal`."""
-    locations: dict[str, Location] = {}
-    for ordinal, address in enumerate(ordered, start=first_ordinal):
-        stratum = stratum_of(address)
+def index_locations(ordered: Iterable[PublishedAddress]) -> dict[str, Location]:
+    """The locations of addresses already in snapshot order."""
+    index = LocationIndex()
+    for address in ordered:
+        index.add(address)
+    return index.locations
+
+
+class LocationIndex:
+    """Locations built address by address, in snapshot order, from ordinal 0."""
+
+    def __init__(self) -> None:
+        self.locations: dict[str, Location] = {}
+        self._next = 0
+
+    def add(self, address: PublishedAddress) -> None:
+        ordinal, stratum = self._next, stratum_of(address)
         for location, ancestors in _locations_of(address):
-            known = locations.setdefault(location.id, location)
+            known = self.locations.setdefault(location.id, location)
             _extend(known, ancestors, Range(ordinal, ordinal + 1), stratum)
             _add_names(known, address, location.type)
-    return locations
+        self._next += 1
 
 
 def merge_locations(into: dict[str, Location], later: Iterable[Location]) -> None:
@@ -367,10 +379,23 @@ def content_id(country: str, cells: Iterable[tuple[CellKey, str]]) -> str:
 
 
 def cell_digest(ordered: Iterable[PublishedAddress]) -> str:
-    digest = hashlib.sha256()
+    digest = CellDigest()
     for address in ordered:
-        digest.update(json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode())
+        digest.add(address)
     return digest.hexdigest()
+
+
+class CellDigest:
+    """The hash of one cell's addresses in order, fed one at a time."""
+
+    def __init__(self) -> None:
+        self._digest = hashlib.sha256()
+
+    def add(self, address: PublishedAddress) -> None:
+        self._digest.update(json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode())
+
+    def hexdigest(self) -> str:
+        return self._digest.hexdigest()
 
 
 def _fingerprint(a: PublishedAddress) -> list[object]:

@@ -58,15 +58,18 @@ class PoolStore(TableStore[_PoolItem]):
         super().__init__(_PoolItem, table)
         self._writers = writers
 
-    def put_addresses(self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress]) -> int:
-        """Write every address by ordinal and by id with parallel batch writers; returns items written."""
+    def put_addresses(
+        self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress], first_ordinal: int = 0
+    ) -> int:
+        """Write addresses (the first at `first_ordinal`) by ordinal and by id with parallel batch
+        writers; returns items written. Rewriting the same range writes the same items."""
         slices = [range(start, len(addresses), self._writers) for start in range(self._writers)]
 
-        def write(ordinals: range) -> int:
+        def write(indexes: range) -> int:
             written = 0
             with storage_errors(self.table_name), self._model.batch_write() as batch:
-                for ordinal in ordinals:
-                    address = addresses[ordinal]
+                for index in indexes:
+                    address, ordinal = addresses[index], first_ordinal + index
                     doc = dumps(address_to_doc(address))
                     batch.save(self._model(*_ordinal_key(snapshot_id, layout.buckets, ordinal), doc=doc))
                     batch.save(self._model(*_id_key(snapshot_id, layout.buckets, address.id), doc=doc))

@@ -5,20 +5,17 @@ remove superseded snapshots. A failure before the pointer write changes nothing 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
-from typing import Protocol
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.directories import DirectoryKey, Entry, build_directories
+from chalicelib.domain.directories import build_directories
 from chalicelib.domain.snapshots import (
     SNAPSHOT_FORMAT,
-    Layout,
-    Location,
     PublishedSnapshot,
     Snapshot,
     build_snapshot,
@@ -26,10 +23,20 @@ from chalicelib.domain.snapshots import (
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.admission import Admission, Row, Tallies
-from chalicelib.services.sync.coverage import compute_coverage, region_counts
+from chalicelib.services.sync.coverage import region_counts
 from chalicelib.services.sync.dedupe import FirstClaims, coordinate_precision_meters, same_text_losers
 from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceContext, publish
 from chalicelib.services.sync.normalize import Dropped, normalize
+from chalicelib.services.sync.publication import (
+    CatalogWriter,
+    LayoutPolicy,
+    PoolWriter,
+    incomplete_counts,
+    publish_snapshot,
+    published_snapshot,
+    record_writing,
+    sweep,
+)
 from chalicelib.services.sync.report import (
     CountryOutcome,
     SilentProgress,
@@ -43,28 +50,6 @@ from chalicelib.sources.reader import read_country_boundaries, read_group
 PROGRESS_EVERY = 1000
 # A snapshot still being written after this long belongs to a sync that died: safe to remove.
 STALE_WRITE = timedelta(hours=6)
-
-
-class PoolWriter(Protocol):
-    def put_addresses(self, snapshot_id: str, layout: Layout, addresses: list[PublishedAddress]) -> int: ...
-    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int: ...
-
-
-class CatalogWriter(Protocol):
-    def put_locations(self, snapshot_id: str, layout: Layout, locations: list[Location]) -> int: ...
-    def put_directories(
-        self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]
-    ) -> int: ...
-    def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int: ...
-    def record_snapshot(
-        self, country: str, snapshot_id: str, state: str, details: dict[str, object]
-    ) -> None: ...
-    def list_snapshots(self, country: str) -> list[tuple[str, dict[str, object]]]: ...
-    def forget_snapshot(self, country: str, snapshot_id: str) -> None: ...
-    def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None: ...
-    def active_snapshot(self, country: str) -> PublishedSnapshot | None: ...
-    def save_sync_report(self, report: dict[str, object]) -> None: ...
-    def latest_sync_report(self) -> dict[str, object] | None: ...
 
 
 @dataclass(frozen=True)
@@ -83,10 +68,6 @@ class SyncTarget:
                 stat = (self.root / name).stat()
                 digest.update(f"{name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
         return digest.hexdigest()[:32]
-
-
-class LayoutPolicy(Protocol):
-    def __call__(self, addresses: int, locations: int) -> Layout: ...
 
 
 @dataclass(frozen=True)
@@ -230,63 +211,30 @@ def _sync_country(
         addresses=snapshot.count,
         residential=snapshot.residential_count,
         complete=snapshot.complete_count,
-        incomplete=_incomplete(addresses),
+        incomplete=dict(incomplete_counts(addresses).most_common()),
         locations=len(snapshot.locations),
     )
     try:
         active = catalog.active_snapshot(country)
-        published = _published(snapshot, config, clock, layout_for)
-        if active and active.snapshot_id == snapshot.id:
-            outcome.status = "unchanged"
-            if active.coverage != published.coverage:  # targets changed: same content, new verdicts
-                catalog.publish(_same_place(published, active), expected_previous=active.snapshot_id)
-        else:
+        published = published_snapshot(
+            country,
+            snapshot.id,
+            snapshot.strata,
+            sources=(a.provenance.source_id for a in addresses),
+            per_region_code=region_counts(addresses),
+            locations=len(snapshot.locations),
+            config=config,
+            published_at=clock.now().isoformat(),
+            layout_for=layout_for,
+        )
+        if not (active and active.snapshot_id == snapshot.id):
             outcome.items_written = _write(snapshot, published, pool, catalog, progress)
             progress.country_stage(country, "publishing")
-            catalog.publish(published, expected_previous=active.snapshot_id if active else None)
-            catalog.record_snapshot(country, snapshot.id, "published", _details(published, clock))
-        outcome.items_deleted = _sweep(country, snapshot.id, pool, catalog, clock, progress)
+        outcome.status = publish_snapshot(catalog, published, active, clock)
+        outcome.items_deleted = sweep(country, snapshot.id, pool, catalog, clock, progress)
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
     return outcome
-
-
-def _incomplete(addresses: list[PublishedAddress]) -> dict[str, int]:
-    lacking = Counter(f for a in addresses for f in (*a.completeness.missing, *a.completeness.invalid))
-    return dict(lacking.most_common())
-
-
-def _published(
-    snapshot: Snapshot, config: PoolConfig, clock: Clock, layout_for: LayoutPolicy
-) -> PublishedSnapshot:
-    sources = sorted({a.provenance.source_id for a in snapshot.addresses})
-    return PublishedSnapshot(
-        country=snapshot.country,
-        snapshot_id=snapshot.id,
-        published_at=clock.now().isoformat(),
-        strata=snapshot.strata,
-        layout=layout_for(snapshot.count, len(snapshot.locations)),
-        sources=tuple(sources),
-        coverage=compute_coverage(
-            snapshot.country,
-            snapshot.count,
-            region_counts(snapshot.addresses),
-            config.countries[snapshot.country].coverage,
-        ),
-    )
-
-
-def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> PublishedSnapshot:
-    """The active snapshot with new coverage verdicts; its items and layout stay as written."""
-    return PublishedSnapshot(
-        country=active.country,
-        snapshot_id=active.snapshot_id,
-        published_at=active.published_at,
-        strata=active.strata,
-        layout=active.layout,
-        sources=active.sources,
-        coverage=fresh.coverage,
-    )
 
 
 def _write(
@@ -297,12 +245,7 @@ def _write(
     progress: SyncProgress,
 ) -> int:
     country, layout = snapshot.country, published.layout
-    catalog.record_snapshot(
-        country,
-        snapshot.id,
-        "writing",
-        {"layout": [layout.buckets, layout.shards], "startedAt": published.published_at},
-    )
+    record_writing(catalog, published)
     progress.country_stage(country, f"writing {snapshot.count} addresses")
     written = pool.put_addresses(snapshot.id, layout, snapshot.addresses)
     progress.country_stage(country, f"writing {len(snapshot.locations)} locations")
@@ -311,45 +254,3 @@ def _write(
     progress.country_stage(country, "writing location directories")
     written += catalog.put_directories(snapshot.id, layout, build_directories(locations))
     return written
-
-
-def _details(published: PublishedSnapshot, clock: Clock) -> dict[str, object]:
-    layout = published.layout
-    return {
-        "layout": [layout.buckets, layout.shards],
-        "count": published.count,
-        "publishedAt": published.published_at,
-        "recordedAt": clock.now().isoformat(),
-    }
-
-
-def _sweep(
-    country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, progress: SyncProgress
-) -> int:
-    """Delete every other snapshot of the country: superseded ones, and writes abandoned by a sync
-    that died (only once stale, so a concurrent sync's snapshot in progress is left alone)."""
-    deleted = 0
-    for snapshot_id, details in catalog.list_snapshots(country):
-        if snapshot_id == keep or _in_progress(details, clock):
-            continue
-        progress.country_stage(country, f"removing snapshot {snapshot_id}")
-        layout = _layout_of(details)
-        deleted += pool.delete_snapshot(snapshot_id, layout) + catalog.delete_snapshot_catalog(
-            snapshot_id, layout
-        )
-        catalog.forget_snapshot(country, snapshot_id)
-    return deleted
-
-
-def _layout_of(details: dict[str, object]) -> Layout:
-    raw = details.get("layout")
-    if not isinstance(raw, list) or len(raw) != 2:
-        raise ValueError(f"snapshot record without a layout: {details}")
-    return Layout(buckets=int(raw[0]), shards=int(raw[1]))
-
-
-def _in_progress(details: dict[str, object], clock: Clock) -> bool:
-    if details.get("state") != "writing":
-        return False
-    started = datetime.fromisoformat(str(details.get("startedAt")))
-    return clock.now() - started < STALE_WRITE

@@ -1,0 +1,717 @@
+"""The sync as a sharded build: stages of independent, idempotent tasks that pass files through a
+work store, so no worker holds more than one cell whatever a country's size, and a task killed
+mid-way is simply run again. The same stages run in local worker processes (`local_executor`) and
+as a Step Functions execution with Lambda workers (`state_machine`).
+
+    map      per source group: read, validate, enrich; rows by street cell, OSM objects by object cell
+    objects  per object cell: later copies of an OSM object (first claim in read order wins)
+    dedupe   per street cell: the first dedupe round; survivors and their text claims by text cell
+    texts    per text cell: the second round, survivors whose full text an earlier place serves
+    route    per street cell: survivors by (country, stratum, region) order cell
+    sort     per order cell: sorted (external merge sort), digested, locations indexed
+    plan     per country: prefix sums place the cells; snapshot id, catalog, shards of the write
+    write    per shard: one ordinal range of pool items
+    publish  per country: verify the items written, then the conditional pointer write, then sweep
+
+Each stage's items are a JSON list at `items/<stage>.json`, written by the step that closes the
+stage before it (`close`); each task records its result at `done/<stage>/<task>.json`."""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chalicelib.clock import Clock
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.directories import build_directories
+from chalicelib.domain.snapshots import (
+    CellDigest,
+    CellKey,
+    Location,
+    LocationIndex,
+    PublishedSnapshot,
+    cell_of,
+    content_id,
+    merge_locations,
+    order_key,
+    shift_locations,
+)
+from chalicelib.errors import PublishConflict, StorageUnavailable
+from chalicelib.reference.pool_config import PoolConfig
+from chalicelib.services.sync.admission import Admission, Row, Tallies, leave
+from chalicelib.services.sync.dedupe import MergeReason, TextClaim, same_text_losers, street_key
+from chalicelib.services.sync.enrich import SourceContext
+from chalicelib.services.sync.plan import (
+    Shard,
+    SortedCell,
+    cell_of_key,
+    cell_starts,
+    cells_for,
+    order_cell_name,
+    shards_of,
+)
+from chalicelib.services.sync.publication import (
+    CatalogWriter,
+    LayoutPolicy,
+    PoolWriter,
+    incomplete_counts,
+    publish_snapshot,
+    published_snapshot,
+    record_writing,
+    sweep,
+)
+from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SourceTally, SyncReport
+from chalicelib.services.sync.run import SyncTarget, read_rows, source_order
+from chalicelib.sources.boundaries import Boundary
+from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.reader import read_country_boundaries
+from chalicelib.storage.sync_work import (
+    WorkStore,
+    dump_address,
+    dump_location,
+    load_address,
+    load_location,
+)
+
+STAGES = ("map", "objects", "dedupe", "texts", "route", "sort", "plan", "write", "publish")
+ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
+CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
+SORT_CHUNK = 100_000  # rows a sort task holds before it spills a sorted run to disk
+SHARD_ROWS = 20_000  # addresses one write task writes
+MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
+
+
+@dataclass(frozen=True)
+class SyncJob:
+    """What every task of one sync reads first (`job.json`)."""
+
+    manifest: str
+    root: str
+    countries: list[str]
+    fingerprint: str
+    started_at: str
+    street_cells: int
+    object_cells: int
+    text_cells: int
+    sort_chunk: int = SORT_CHUNK
+    shard_rows: int = SHARD_ROWS
+
+    @property
+    def target(self) -> SyncTarget:
+        return SyncTarget(Path(self.manifest), Path(self.root), frozenset(self.countries))
+
+
+@dataclass
+class ShardedSync:
+    """The steps, bound to a work store and the deployment's tables. Every method but `start` is
+    one task or one stage's close, safe to run again."""
+
+    work: WorkStore
+    config: PoolConfig
+    pool: PoolWriter
+    catalog: CatalogWriter
+    clock: Clock
+    layout_for: LayoutPolicy
+    _job: SyncJob | None = field(default=None, repr=False)
+    _boundaries: dict[str, list[Boundary]] | None = field(default=None, repr=False)
+
+    # -- start --------------------------------------------------------------------------------
+
+    def start(
+        self,
+        target: SyncTarget,
+        *,
+        per_cell: int = ROWS_PER_CELL,
+        claims_per_cell: int = CLAIMS_PER_CELL,
+        **sizes: int,
+    ) -> SyncJob:
+        """A fresh job: its cells sized from the manifest's record counts, the boundaries read
+        once for every map task, and the running report that /data-health shows."""
+        self.work.clear()
+        config = self.config
+        countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
+        entries = [e for e in load_manifest(target.manifest) if e.country in countries]
+        rows = sum(e.records for e in entries)
+        job = SyncJob(
+            manifest=str(target.manifest),
+            root=str(target.root),
+            countries=countries,
+            fingerprint=target.fingerprint(config.text),
+            started_at=self.clock.now().isoformat(),
+            street_cells=cells_for(rows, per_cell),
+            object_cells=cells_for(rows, claims_per_cell),
+            text_cells=cells_for(rows, claims_per_cell),
+            **sizes,
+        )
+        self.work.write_json("job.json", asdict(job))
+        self._job = job
+        boundaries = read_country_boundaries(entries, target.root)
+        self.work.write_json("boundaries.json", _boundaries_doc(boundaries))
+        groups = source_order(entries, config)
+        self.work.write_json("items/map.json", [{"rank": rank} for rank in range(len(groups))])
+        self.catalog.save_sync_report(self._report(planned=countries).as_dict())
+        return job
+
+    @property
+    def job(self) -> SyncJob:
+        if self._job is None:
+            self._job = SyncJob(**self.work.read_json("job.json"))
+        return self._job
+
+    def items(self, stage: str) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = self.work.read_json(f"items/{stage}.json")
+        return items
+
+    def run_task(self, stage: str, item: dict[str, Any]) -> dict[str, Any]:
+        """One task; its result is recorded, so a rerun of the stage can skip it."""
+        result = _TASKS[stage](self, item)
+        self.work.write_json(_done_key(stage, item), result)
+        return result
+
+    def is_done(self, stage: str, item: dict[str, Any]) -> bool:
+        return self.work.exists(_done_key(stage, item))
+
+    def close(self, stage: str) -> None:
+        """After the stage's last task: write the next stage's items (or the report)."""
+        _CLOSERS[stage](self)
+
+    # -- map ----------------------------------------------------------------------------------
+
+    def map_source(self, item: dict[str, Any]) -> dict[str, Any]:
+        job, rank = self.job, int(item["rank"])
+        entries = [e for e in load_manifest(Path(job.manifest)) if e.country in job.countries]
+        group = source_order(entries, self.config)[rank]
+        context = SourceContext(group.family, group.primary, self.config.source(group.family), self._bounds())
+        tallies = Tallies()
+        tally = tallies.tally(group.family, group.country)
+        out = _Partitioned(self.work, rank)
+        for row in read_rows(group, rank, Path(job.root), self.config, context, tally, SilentProgress()):
+            cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
+            out.add("rows", cell, _row_line(row))
+            if row.osm_object is not None:
+                key = f"{row.address.country}|{row.osm_object}"
+                out.add("objects", cell_of_key(key, job.object_cells), json.dumps([key, list(row.seq), cell]))
+        out.flush()
+        return _tallies_doc(tallies)
+
+    # -- objects ------------------------------------------------------------------------------
+
+    def claim_objects(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Every claim of an OSM object after the first in read order loses."""
+        cell = int(item["cell"])
+        first: dict[str, tuple[tuple[int, int], int]] = {}
+        losers: dict[int, list[list[int]]] = {}
+        for key in self.work.keys(f"objects/{cell:05d}/"):
+            for line in self.work.read_lines(key):
+                name, raw_seq, street_cell = json.loads(line)
+                seq = (raw_seq[0], raw_seq[1])
+                held = first.get(name)
+                if held is None or seq < held[0]:
+                    first[name] = (seq, street_cell)
+                    if held is not None:
+                        losers.setdefault(held[1], []).append(list(held[0]))
+                else:
+                    losers.setdefault(street_cell, []).append(list(seq))
+        for street_cell, seqs in losers.items():
+            self.work.write_json(f"repeats/{street_cell:05d}/{cell:05d}.json", seqs)
+        return {"repeats": sum(len(s) for s in losers.values())}
+
+    # -- dedupe -------------------------------------------------------------------------------
+
+    def dedupe_cell(self, item: dict[str, Any]) -> dict[str, Any]:
+        job, cell = self.job, int(item["cell"])
+        rows = [
+            _row_of(line) for key in self.work.keys(f"rows/{cell:05d}/") for line in self.work.read_lines(key)
+        ]
+        rows.sort(key=lambda r: r.seq)
+        repeats = {
+            (s[0], s[1]) for key in self.work.keys(f"repeats/{cell:05d}/") for s in self.work.read_json(key)
+        }
+        tallies = Tallies()
+        admission = Admission(self.config.supersedes(), tallies, lambda row: row.seq in repeats)
+        for row in rows:
+            admission.offer(row)
+        survivors = admission.survivors()
+        self.work.write_lines(
+            f"kept/{cell:05d}.jsonl",
+            (
+                _row_line(Row(k.seq, k.family, "", k.address, admission.removed_of(k.address)))
+                for k in survivors
+            ),
+        )
+        claims: dict[int, list[str]] = {}
+        for claim in admission.text_claims():
+            line = json.dumps([claim.text, list(claim.seq), claim.address_id, cell], ensure_ascii=False)
+            claims.setdefault(cell_of_key(claim.text, job.text_cells), []).append(line)
+        for text_cell, lines in claims.items():
+            self.work.write_lines(f"texts/{text_cell:05d}/{cell:05d}.jsonl", lines)
+        return _tallies_doc(tallies)
+
+    # -- texts --------------------------------------------------------------------------------
+
+    def claim_texts(self, item: dict[str, Any]) -> dict[str, Any]:
+        cell = int(item["cell"])
+        claims, home = [], {}
+        for key in self.work.keys(f"texts/{cell:05d}/"):
+            for line in self.work.read_lines(key):
+                text, raw_seq, address_id, street_cell = json.loads(line)
+                seq = (raw_seq[0], raw_seq[1])
+                claims.append(TextClaim(text, seq, address_id))
+                home[seq] = street_cell
+        losers: dict[int, list[list[int]]] = {}
+        for seq in same_text_losers(claims):
+            losers.setdefault(home[seq], []).append(list(seq))
+        for street_cell, seqs in losers.items():
+            self.work.write_json(f"same-text/{street_cell:05d}/{cell:05d}.json", sorted(seqs))
+        return {"losers": sum(len(s) for s in losers.values())}
+
+    # -- route --------------------------------------------------------------------------------
+
+    def route_cell(self, item: dict[str, Any]) -> dict[str, Any]:
+        job, cell = self.job, int(item["cell"])
+        losers = {
+            (s[0], s[1]) for key in self.work.keys(f"same-text/{cell:05d}/") for s in self.work.read_json(key)
+        }
+        tallies = Tallies()
+        routed: dict[tuple[str, CellKey], list[str]] = {}
+        for line in self.work.read_lines(f"kept/{cell:05d}.jsonl"):
+            row = _row_of(line)
+            if row.seq in losers:
+                leave(tallies, row.family, row.removed, MergeReason.SAME_TEXT)
+            elif row.address.country in job.countries:
+                place = (row.address.country, cell_of(row.address))
+                routed.setdefault(place, []).append(json.dumps(dump_address(row.address), ensure_ascii=False))
+        for (country, key), lines in routed.items():
+            self.work.write_lines(f"order/{country}/{order_cell_name(key)}/{cell:05d}.jsonl", lines)
+        return {
+            **_tallies_doc(tallies),
+            "cells": sorted([country, list(key)] for country, key in routed),
+        }
+
+    # -- sort ---------------------------------------------------------------------------------
+
+    def sort_cell(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Sort one order cell (external merge sort: memory holds `sort_chunk` rows), then index it
+        as if it started at ordinal 0."""
+        country, key = item["country"], (int(item["key"][0]), str(item["key"][1]))
+        name = order_cell_name(key)
+        inputs = self.work.keys(f"order/{country}/{name}/")
+        digest, index = CellDigest(), LocationIndex()
+        stats = _CellStats()
+
+        def lines() -> Iterator[str]:
+            for address in _sorted_addresses(self.work, inputs, self.job.sort_chunk):
+                digest.add(address)
+                index.add(address)
+                stats.add(address)
+                yield json.dumps(dump_address(address), ensure_ascii=False)
+
+        offsets = self.work.write_lines(f"sorted/{country}/{name}.jsonl", lines(), every=self.job.shard_rows)
+        self.work.write_lines(
+            f"locations/{country}/{name}.jsonl",
+            (json.dumps(dump_location(loc), ensure_ascii=False) for loc in index.locations.values()),
+        )
+        return {
+            "country": country,
+            "key": list(key),
+            "name": name,
+            "digest": digest.hexdigest(),
+            "offsets": offsets,
+            **stats.as_doc(),
+        }
+
+    # -- plan ---------------------------------------------------------------------------------
+
+    def plan_country(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Place the cells (prefix sums), merge their locations, and write the catalog; the pool's
+        items are left to the write shards."""
+        country = item["country"]
+        cells = sorted(self._sorted_cells(country), key=lambda c: (c["key"][0], c["key"][1]))
+        if not cells:
+            return {"country": country, "empty": True, "shards": []}
+        starts = cell_starts([c["count"] for c in cells])
+        locations: dict[str, Location] = {}
+        for cell, start in zip(cells, starts, strict=True):
+            part = [load_location(json.loads(line)) for line in self.work.read_lines(cell["locations"])]
+            merge_locations(locations, shift_locations(part, start))
+        snapshot_id = content_id(country, [((c["key"][0], c["key"][1]), c["digest"]) for c in cells])
+        strata = [0, 0, 0, 0]
+        for cell in cells:
+            strata[cell["key"][0]] += cell["count"]
+        per_region: Counter[str] = Counter()
+        sources: set[str] = set()
+        for cell in cells:
+            per_region.update(cell["regions"])
+            sources.update(cell["sources"])
+        plan = {
+            "country": country,
+            "snapshotId": snapshot_id,
+            "strata": strata,
+            "sources": sorted(sources),
+            "regions": dict(per_region),
+            "locations": len(locations),
+            "publishedAt": self.clock.now().isoformat(),
+            "incomplete": dict(sum((Counter(c["incomplete"]) for c in cells), Counter()).most_common()),
+        }
+        published = self._published(plan)
+        active = self.catalog.active_snapshot(country)
+        shards: list[Shard] = []
+        written = 0
+        if not (active and active.snapshot_id == snapshot_id):
+            record_writing(self.catalog, published)
+            values = list(locations.values())
+            written = self.catalog.put_locations(snapshot_id, published.layout, values)
+            written += self.catalog.put_directories(snapshot_id, published.layout, build_directories(values))
+            sorted_cells = [
+                SortedCell((c["key"][0], c["key"][1]), c["name"], c["count"], tuple(c["offsets"]))
+                for c in cells
+            ]
+            shards = shards_of(sorted_cells, self.job.shard_rows)
+        self.work.write_json(f"plan/{country}.json", plan)
+        return {"country": country, "catalogItems": written, "shards": [asdict(s) for s in shards]}
+
+    # -- write --------------------------------------------------------------------------------
+
+    def write_shard(self, item: dict[str, Any]) -> dict[str, Any]:
+        country, shard = item["country"], Shard(**item["shard"])
+        plan = self.work.read_json(f"plan/{country}.json")
+        published = self._published(plan)
+        addresses = [
+            load_address(json.loads(line))
+            for line in self.work.read_lines(f"sorted/{country}/{shard.cell}.jsonl", shard.start, shard.end)
+        ]
+        if len(addresses) != shard.rows:
+            raise ValueError(f"shard of {shard.cell} read {len(addresses)} rows, planned {shard.rows}")
+        written = self.pool.put_addresses(
+            plan["snapshotId"], published.layout, addresses, shard.first_ordinal
+        )
+        return {"country": country, "written": written}
+
+    # -- publish ------------------------------------------------------------------------------
+
+    def publish_country(self, item: dict[str, Any]) -> dict[str, Any]:
+        country = item["country"]
+        planned = self.work.read_json(_done_key("plan", {"country": country}))
+        if planned.get("empty"):
+            return asdict(CountryOutcome(country, "empty"))
+        plan = self.work.read_json(f"plan/{country}.json")
+        published = self._published(plan)
+        outcome = CountryOutcome(
+            country,
+            "published",
+            published.snapshot_id,
+            addresses=published.count,
+            residential=published.residential_count,
+            complete=published.complete_count,
+            incomplete=plan["incomplete"],
+            locations=plan["locations"],
+        )
+        written = [self.work.read_json(k)["written"] for k in self.work.keys(f"done/write/{country}-")]
+        outcome.items_written = sum(written) + planned["catalogItems"]
+        try:
+            if sum(written) != 2 * published.count * bool(planned["shards"]):
+                raise PublishConflict(
+                    f"{country}: {sum(written)} pool items written, {2 * published.count} planned"
+                )
+            active = self.catalog.active_snapshot(country)
+            outcome.status = publish_snapshot(self.catalog, published, active, self.clock)
+            outcome.items_deleted = sweep(
+                country, published.snapshot_id, self.pool, self.catalog, self.clock, SilentProgress()
+            )
+        except (StorageUnavailable, PublishConflict) as exc:
+            outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
+        return asdict(outcome)
+
+    # -- closing the stages -------------------------------------------------------------------
+
+    def _close_map(self) -> None:
+        self.work.write_json("items/objects.json", [{"cell": c} for c in range(self.job.object_cells)])
+
+    def _close_objects(self) -> None:
+        self.work.write_json("items/dedupe.json", [{"cell": c} for c in range(self.job.street_cells)])
+
+    def _close_dedupe(self) -> None:
+        self.work.write_json("items/texts.json", [{"cell": c} for c in range(self.job.text_cells)])
+
+    def _close_texts(self) -> None:
+        self.work.write_json("items/route.json", [{"cell": c} for c in range(self.job.street_cells)])
+
+    def _close_route(self) -> None:
+        cells = sorted({(c, k[0], k[1]) for d in self._results("route") for c, k in d["cells"]})
+        self.work.write_json("items/sort.json", [{"country": c, "key": [s, r]} for c, s, r in cells])
+
+    def _close_sort(self) -> None:
+        self.work.write_json("items/plan.json", [{"country": c} for c in self.job.countries])
+
+    def _close_plan(self) -> None:
+        shards = [
+            {"country": country, "shard": shard}
+            for country in self.job.countries
+            for shard in self.work.read_json(_done_key("plan", {"country": country}))["shards"]
+        ]
+        self.work.write_json("items/write.json", shards)
+
+    def _close_write(self) -> None:
+        self.work.write_json("items/publish.json", [{"country": c} for c in self.job.countries])
+
+    def _close_publish(self) -> None:
+        report = self.report()
+        report.finished_at = self.clock.now().isoformat()
+        self.catalog.save_sync_report(report.as_dict())
+        self.work.write_json("finished.json", {"finishedAt": report.finished_at})
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def save_running_report(self, building: str | None) -> None:
+        """What /data-health shows while the sync runs: the country being written now."""
+        report = self.report()
+        report.building = building
+        self.catalog.save_sync_report(report.as_dict())
+
+    def report(self) -> SyncReport:
+        """The report as the stages so far tell it (the last one's once the sync has finished)."""
+        report = self._report(planned=self.job.countries)
+        for outcome in self._results("publish"):
+            report.countries[outcome["country"]] = CountryOutcome(**outcome)
+        if self.work.exists("finished.json"):
+            report.finished_at = self.work.read_json("finished.json")["finishedAt"]
+        return report
+
+    def _report(self, planned: list[str]) -> SyncReport:
+        report = SyncReport(
+            started_at=self._job.started_at if self._job else self.clock.now().isoformat(),
+            configuration_errors=list(self.config.issues),
+            fingerprint=self._job.fingerprint if self._job else "",
+            planned=planned,
+        )
+        tallies = Tallies()
+        for stage in ("map", "dedupe", "route"):
+            for doc in self._results(stage):
+                tallies.add(_tallies_of(doc))
+        report.sources.update(tallies.sources)
+        return report
+
+    def _results(self, stage: str) -> list[dict[str, Any]]:
+        return [self.work.read_json(k) for k in self.work.keys(f"done/{stage}/")]
+
+    def _sorted_cells(self, country: str) -> list[dict[str, Any]]:
+        return [
+            {**d, "locations": f"locations/{country}/{d['name']}.jsonl"}
+            for d in self._results("sort")
+            if d["country"] == country
+        ]
+
+    def _published(self, plan: dict[str, Any]) -> PublishedSnapshot:
+        strata = plan["strata"]
+        return published_snapshot(
+            plan["country"],
+            plan["snapshotId"],
+            (strata[0], strata[1], strata[2], strata[3]),
+            sources=plan["sources"],
+            per_region_code=plan["regions"],
+            locations=plan["locations"],
+            config=self.config,
+            published_at=plan["publishedAt"],
+            layout_for=self.layout_for,
+        )
+
+    def _bounds(self) -> dict[str, list[Boundary]]:
+        if self._boundaries is None:
+            self._boundaries = _boundaries_of(self.work.read_json("boundaries.json"))
+        return self._boundaries
+
+
+_TASKS: dict[str, Callable[[ShardedSync, dict[str, Any]], dict[str, Any]]] = {
+    "map": ShardedSync.map_source,
+    "objects": ShardedSync.claim_objects,
+    "dedupe": ShardedSync.dedupe_cell,
+    "texts": ShardedSync.claim_texts,
+    "route": ShardedSync.route_cell,
+    "sort": ShardedSync.sort_cell,
+    "plan": ShardedSync.plan_country,
+    "write": ShardedSync.write_shard,
+    "publish": ShardedSync.publish_country,
+}
+_CLOSERS: dict[str, Callable[[ShardedSync], None]] = {
+    "map": ShardedSync._close_map,
+    "objects": ShardedSync._close_objects,
+    "dedupe": ShardedSync._close_dedupe,
+    "texts": ShardedSync._close_texts,
+    "route": ShardedSync._close_route,
+    "sort": ShardedSync._close_sort,
+    "plan": ShardedSync._close_plan,
+    "write": ShardedSync._close_write,
+    "publish": ShardedSync._close_publish,
+}
+
+
+def _done_key(stage: str, item: dict[str, Any]) -> str:
+    if stage == "write":
+        name = f"{item['country']}-{item['shard']['first_ordinal']:012d}"
+    elif stage == "sort":
+        name = f"{item['country']}-{order_cell_name((int(item['key'][0]), str(item['key'][1])))}"
+    else:
+        name = str(item.get("country", item.get("cell", item.get("rank"))))
+    return f"done/{stage}/{name}.json"
+
+
+class _Partitioned:
+    """A map task's output by cell, flushed as numbered parts whenever `MAP_BUFFER` lines are held:
+    memory stays bounded however large the source, and the same input gives the same parts."""
+
+    def __init__(self, work: WorkStore, rank: int) -> None:
+        self.work, self.rank = work, rank
+        self.held: dict[tuple[str, int], list[str]] = {}
+        self.count = self.part = 0
+
+    def add(self, kind: str, cell: int, line: str) -> None:
+        self.held.setdefault((kind, cell), []).append(line)
+        self.count += 1
+        if self.count >= MAP_BUFFER:
+            self.flush()
+
+    def flush(self) -> None:
+        for (kind, cell), lines in sorted(self.held.items()):
+            self.work.write_lines(f"{kind}/{cell:05d}/{self.rank:05d}-{self.part:05d}.jsonl", lines)
+        self.held, self.count, self.part = {}, 0, self.part + 1
+
+
+@dataclass
+class _CellStats:
+    count: int = 0
+    regions: Counter[str] = field(default_factory=Counter)
+    incomplete: Counter[str] = field(default_factory=Counter)
+    sources: set[str] = field(default_factory=set)
+
+    def add(self, address: PublishedAddress) -> None:
+        self.count += 1
+        if address.components.region_code:
+            self.regions[address.components.region_code] += 1
+        self.incomplete.update(incomplete_counts([address]))
+        self.sources.add(address.provenance.source_id)
+
+    def as_doc(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "regions": dict(self.regions),
+            "incomplete": dict(self.incomplete),
+            "sources": sorted(self.sources),
+        }
+
+
+def _sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator[PublishedAddress]:
+    """The addresses of `inputs` in snapshot order, holding at most `chunk` of them at a time:
+    sorted runs spill to temporary files, then merge."""
+    runs: list[Path] = []
+    held: list[PublishedAddress] = []
+    with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
+        for key in inputs:
+            for line in work.read_lines(key):
+                held.append(load_address(json.loads(line)))
+                if len(held) >= chunk:
+                    runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
+                    held = []
+        held.sort(key=order_key)
+        if not runs:
+            yield from held
+            return
+        runs.append(_spill(held, Path(spill), len(runs)))
+        yield from heapq.merge(*(_read_run(run) for run in runs), key=order_key)
+
+
+def _spill(ordered: list[PublishedAddress], folder: Path, number: int) -> Path:
+    path = folder / f"run-{number:05d}.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for address in ordered:
+            out.write(json.dumps(dump_address(address), ensure_ascii=False) + "\n")
+    return path
+
+
+def _read_run(path: Path) -> Iterator[PublishedAddress]:
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            yield load_address(json.loads(line))
+
+
+def _row_line(row: Row) -> str:
+    doc: dict[str, Any] = {
+        "s": list(row.seq),
+        "f": row.family,
+        "c": row.source_country,
+        "a": dump_address(row.address),
+    }
+    if row.removed:
+        doc["r"] = list(row.removed)
+    if row.osm_object is not None:
+        doc["o"] = row.osm_object
+    if row.precision_meters:
+        doc["p"] = row.precision_meters
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def _row_of(line: str) -> Row:
+    doc = json.loads(line)
+    return Row(
+        seq=(doc["s"][0], doc["s"][1]),
+        family=doc["f"],
+        source_country=doc["c"],
+        address=load_address(doc["a"]),
+        removed=tuple(doc.get("r", ())),
+        osm_object=doc.get("o"),
+        precision_meters=doc.get("p", 0.0),
+    )
+
+
+def _tallies_doc(tallies: Tallies) -> dict[str, Any]:
+    return {
+        "tallies": {
+            family: {
+                "country": t.country,
+                "read": t.read,
+                "kept": t.kept,
+                "dropped": dict(t.dropped),
+                "removed": dict(t.removed_fields),
+            }
+            for family, t in tallies.sources.items()
+        }
+    }
+
+
+def _tallies_of(doc: dict[str, Any]) -> Tallies:
+    tallies = Tallies()
+    for family, t in doc.get("tallies", {}).items():
+        tallies.sources[family] = SourceTally(
+            t["country"], t["read"], t["kept"], Counter(t["dropped"]), Counter(t["removed"])
+        )
+    return tallies
+
+
+def _boundaries_doc(boundaries: dict[str, list[Boundary]]) -> dict[str, Any]:
+    return {country: [asdict(b) for b in found] for country, found in boundaries.items()}
+
+
+def _boundaries_of(doc: dict[str, Any]) -> dict[str, list[Boundary]]:
+    return {
+        country: [
+            Boundary(
+                b["level"],
+                b["name"],
+                tuple(tuple(tuple(p) for p in ring) for ring in b["outer"]),
+                tuple(tuple(tuple(p) for p in ring) for ring in b["inner"]),
+                (b["box"][0], b["box"][1], b["box"][2], b["box"][3]),
+            )
+            for b in found
+        ]
+        for country, found in doc.items()
+    }
+
+
+def worker_count(requested: int | None) -> int:
+    return requested if requested is not None else max(1, os.cpu_count() or 1)

@@ -1,0 +1,74 @@
+"""The sharded sync's stages, run in this process on moto: the same snapshots as the in-process
+sync, with cells, sort runs and shards made small so every seam is crossed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chalicelib import deps
+from chalicelib.domain.snapshots import build_snapshot
+from chalicelib.services.sync.local_executor import LocalExecutor
+from chalicelib.services.sync.report import SilentProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, _collect
+from chalicelib.storage.sync_work import LocalWorkStore
+from tests.support.factories import SOURCES
+from tests.support.sync import MIXED_SOURCES, sync, write_manifest
+
+# Mixed scripts and levels, plus the overlaps the cross-cell dedupe rules are about: two Monaco
+# extracts (the same OSM objects, some retagged) and Krems (one text on two objects).
+SOURCES_WITH_OVERLAPS = [*MIXED_SOURCES, "osm-monaco-mc", "osm-monaco_2021-mc", "osm-krems-at"]
+TINY = {"per_cell": 700, "claims_per_cell": 2000, "sort_chunk": 300, "shard_rows": 250}
+
+
+def _sharded(wired: deps.Dependencies, work: Path, manifest: Path, **sizes: int) -> SyncReport:
+    executor = LocalExecutor(lambda: wired.sharded_sync(LocalWorkStore(work)), workers=0, sizes=sizes)
+    return executor.run(SyncTarget(manifest=manifest, root=SOURCES))
+
+
+@pytest.fixture
+def manifest(tmp_path: Path) -> Path:
+    return write_manifest(tmp_path, SOURCES_WITH_OVERLAPS)
+
+
+def test_the_sharded_build_publishes_what_the_in_process_sync_would(
+    tmp_path: Path, dependencies: deps.Dependencies, manifest: Path
+) -> None:
+    sharded = _sharded(dependencies, tmp_path / "work", manifest, **TINY)
+    assert sharded.ok
+    target = SyncTarget(manifest=manifest, root=SOURCES)
+    expected_report = SyncReport(started_at="")
+    collected = _collect(
+        target, dependencies.pool_config, set(sharded.planned), expected_report, SilentProgress()
+    )
+    pool, catalog = dependencies.stores.pool, dependencies.stores.catalog
+    for country, addresses in collected.items():
+        if country not in sharded.planned:
+            continue
+        snapshot = build_snapshot(country, addresses)
+        outcome = sharded.countries[country]
+        assert (outcome.status, outcome.snapshot_id) == ("published", snapshot.id), country
+        active = catalog.active_snapshot(country)
+        assert active is not None
+        assert active.strata == snapshot.strata
+        served = pool.get_many_by_ordinal(active.snapshot_id, active.layout, range(active.count))
+        assert [served[i] for i in range(active.count)] == snapshot.addresses, country
+        for location in snapshot.locations.values():
+            assert catalog.get_location(active.snapshot_id, active.layout, location.id) == location
+    assert _tallies(sharded) == _tallies(expected_report)
+    assert sharded.sources["osm-monaco-mc"].dropped["same_osm_object"] > 0
+    assert sharded.sources["osm-krems-at"].dropped["same_text_elsewhere"] > 0
+
+    again = sync(dependencies, manifest)  # the in-process sync finds every snapshot already active
+    assert {c: (o.status, o.snapshot_id) for c, o in again.countries.items()} == {
+        c: ("unchanged" if o.snapshot_id else "empty", o.snapshot_id) for c, o in sharded.countries.items()
+    }
+    assert len([o for o in again.countries.values() if o.status == "unchanged"]) == 6
+
+
+def _tallies(report: SyncReport) -> dict[str, tuple[int, int, dict[str, int], dict[str, int]]]:
+    return {
+        family: (t.read, t.kept, dict(t.dropped), dict(+t.removed_fields))
+        for family, t in report.sources.items()
+    }
