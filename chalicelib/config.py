@@ -39,6 +39,12 @@ class Settings(BaseModel):
     catalog_table: str = Field(min_length=3)
     # The source manifest the scheduled sync reads (a path; production points it at upstream copies).
     sync_manifest: str | None = None
+    # In AWS: the Step Functions state machine the schedule starts (unset: the schedule's Lambda
+    # syncs in process, which holds small pools), the source store the acquisition filled, and
+    # where the sharded build keeps its intermediate files (s3://bucket/prefix/, one run per folder).
+    sync_state_machine: str | None = Field(default=None, pattern=r"^arn:aws[a-z-]*:states:")
+    sync_sources: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
+    sync_work: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
     # How long a Lambda trusts a cached token record: the upper bound on how late a revocation bites.
     token_cache_seconds: int = Field(default=30, ge=0, le=300)
     # How long a Lambda trusts its copy of the active-snapshot pointers: a new publication is
@@ -67,6 +73,9 @@ _ENV_NAMES = {
     "pool_table": "POOL_TABLE",
     "catalog_table": "CATALOG_TABLE",
     "sync_manifest": "SYNC_MANIFEST",
+    "sync_state_machine": "SYNC_STATE_MACHINE",
+    "sync_sources": "SYNC_SOURCES",
+    "sync_work": "SYNC_WORK",
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",

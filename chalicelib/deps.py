@@ -112,19 +112,21 @@ def build(
 
 @dataclass(frozen=True)
 class LocalSteps:
-    """Builds the sharded sync's steps in a worker process from the environment it was given
+    """Builds the sharded sync's steps in a worker process from the settings it was given
     (picklable: spawned workers share nothing else with their parent)."""
 
-    work_root: str
-    environ: tuple[tuple[str, str], ...]
+    work_root: Path
+    settings: Settings
     pool_config: PoolConfig | None = None
 
+    @classmethod
+    def of(cls, dependencies: Dependencies, work_root: Path) -> LocalSteps:
+        return cls(work_root, dependencies.settings, dependencies.pool_config)
+
     def __call__(self) -> ShardedSync:
-        from chalicelib.config import settings_from_env
         from chalicelib.storage.sync_work import LocalWorkStore
 
-        dependencies = build(settings_from_env(dict(self.environ)), pool_config=self.pool_config)
-        return dependencies.sharded_sync(LocalWorkStore(Path(self.work_root)))
+        return build(self.settings, pool_config=self.pool_config).sharded_sync(LocalWorkStore(self.work_root))
 
 
 _current: Dependencies | None = None

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chalice.app import Blueprint, CloudWatchEvent, Rate
 
 from chalicelib import deps
+from chalicelib.errors import NotConfigured
 from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
@@ -52,6 +54,8 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
     from chalicelib.services.sync.run import SyncTarget
 
     d = deps.get()
+    if d.settings.sync_state_machine:
+        return _start_execution(d.settings.sync_state_machine, d.settings.aws_region, event.time)
     if not d.settings.sync_manifest:
         log_event("sync_skipped", level=logging.ERROR, reason="SYNC_MANIFEST is not set")
         return {"status": "not-configured"}
@@ -69,3 +73,43 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
         configurationErrors=len(report.configuration_errors),
     )
     return {"status": "ok" if report.ok else "failed", "countries": outcome}
+
+
+def _start_execution(state_machine: str, region: str, scheduled_at: str) -> dict[str, object]:
+    """The sharded sync as one Step Functions execution; its name (one per schedule tick, so a
+    retried event cannot start a second) names the run's work folder."""
+    import boto3
+
+    name = "sync-" + "".join(ch for ch in scheduled_at if ch.isalnum())
+    client = boto3.client("stepfunctions", region_name=region)
+    try:
+        started = client.start_execution(stateMachineArn=state_machine, name=name, input="{}")
+    except client.exceptions.ExecutionAlreadyExists:
+        log_event("sync_skipped", reason="this schedule tick's execution exists already", execution=name)
+        return {"status": "running", "execution": name}
+    log_event("sync_started", execution=started["executionArn"])
+    return {"status": "started", "execution": started["executionArn"]}
+
+
+@jobs.lambda_function(name="sync_step")
+def sync_step(event: dict[str, object], context: object) -> dict[str, object]:
+    """One step of the sharded sync, called by the state machine (see state_machine.py)."""
+    from chalicelib.services.sync.steps import parse_step, run_step
+    from chalicelib.storage.source_store import source_files
+    from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
+
+    d = deps.get()
+    sources, work = d.settings.sync_sources, d.settings.sync_work
+    if not sources or not work:
+        raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the sharded sync")
+    step = parse_step(event)
+    bucket, prefix = split_s3_url(work)
+    store = S3WorkStore(bucket, f"{prefix}{step.run}/")
+    files = source_files(sources, Path(tempfile.gettempdir()) / "ags-sources")
+
+    def fetch(name: str) -> Path:
+        return files.local([name]) / name
+
+    result = run_step(step, d.sharded_sync(store), sources, store.location(""), fetch)
+    log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
+    return result

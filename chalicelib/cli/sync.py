@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import TextIO
 
 from chalicelib import deps
-from chalicelib.cli.progress import TerminalProgress
+from chalicelib.deps import LocalSteps
 from chalicelib.errors import ConfigurationError
+from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.run import SyncTarget
+
+MAX_WORKERS = 64
 
 
 def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -18,7 +25,29 @@ def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type
     parser.add_argument("--manifest", type=Path, help="manifest.json (default: SYNC_MANIFEST)")
     parser.add_argument("--country", action="append", help="only this country (repeatable)")
     parser.add_argument("--if-changed", action="store_true", help="do nothing when the inputs are unchanged")
+    parser.add_argument(
+        "--workers",
+        type=_workers,
+        default=os.cpu_count() or 1,
+        help="worker processes of the sharded build (default: one per CPU; 0: all in this process)",
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="folder for the build's intermediate files; a killed sync run again resumes from it "
+        "(default: a folder per manifest in the system's temporary directory)",
+    )
+    parser.add_argument(
+        "--first", action="append", default=[], help="publish this country first (repeatable)"
+    )
     parser.set_defaults(run=run)
+
+
+def _workers(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"give 0 to {MAX_WORKERS} workers")
+    return value
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -29,7 +58,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     countries = frozenset(c.upper() for c in args.country) if args.country else None
     target = SyncTarget(manifest=manifest, root=manifest.parent, countries=countries)
     print(f"Syncing from {manifest}", file=out, flush=True)
-    report = d.pool_sync().run(target, progress=TerminalProgress(), if_changed=args.if_changed)
+    report = sync_sharded(
+        d, target, args.workers, args.work or _default_work(manifest), args.first, args.if_changed
+    )
     if report is None:
         print(
             "The pool is current: its sources, configuration and format are unchanged since the last sync.",
@@ -38,6 +69,25 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     print_report(report, out)
     return 0 if report.ok else 1
+
+
+def sync_sharded(
+    d: deps.Dependencies, target: SyncTarget, workers: int, work: Path, first: list[str], if_changed: bool
+) -> SyncReport | None:
+    """The sharded build under the local executor; None when `if_changed` finds the pool current."""
+    if if_changed and d.pool_sync().is_current(target):
+        return None
+    executor = LocalExecutor(LocalSteps.of(d, work), workers)
+
+    def stage(name: str) -> None:
+        print(f"  {name}", file=sys.stderr, flush=True)
+
+    return executor.run(target, first=[c.upper() for c in first], on_stage=stage)
+
+
+def _default_work(manifest: Path) -> Path:
+    name = hashlib.sha256(str(manifest.resolve()).encode()).hexdigest()[:12]
+    return Path(tempfile.gettempdir()) / f"ags-sync-{name}"
 
 
 def print_report(report: SyncReport, out: TextIO) -> None:

@@ -103,3 +103,52 @@ def _to_metadata(record: StoredSource) -> dict[str, str]:
 def _from_metadata(metadata: dict[str, str]) -> StoredSource | None:
     text = metadata.get("fetch-record")
     return StoredSource(**json.loads(text)) if text else None
+
+
+class SourceFiles(Protocol):
+    def local(self, names: list[str]) -> Path: ...
+    def stamp(self, name: str) -> str: ...
+
+
+class LocalSourceFiles:
+    """Files already on this machine (shared/sources, or a cache folder): read in place."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def local(self, names: list[str]) -> Path:
+        return self.root
+
+    def stamp(self, name: str) -> str:
+        stat = (self.root / name).stat()
+        return f"{stat.st_size}|{stat.st_mtime_ns}"
+
+
+class S3SourceFiles:
+    """Source files in the source store's bucket, copied to local disk (Lambda's /tmp) when a
+    step first needs them: the readers (pyosmium, csv) read files."""
+
+    def __init__(self, store: S3SourceStore, cache: Path) -> None:
+        self.store, self.cache = store, cache
+
+    def local(self, names: list[str]) -> Path:
+        for name in names:
+            target = self.cache / name
+            if not target.is_file():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                partial = target.with_name(target.name + ".partial")
+                self.store.client.download_file(self.store.bucket, self.store.prefix + name, str(partial))
+                os.replace(partial, target)
+        return self.cache
+
+    def stamp(self, name: str) -> str:
+        head = self.store.client.head_object(Bucket=self.store.bucket, Key=self.store.prefix + name)
+        return str(head["ETag"])
+
+
+def source_files(root: str, cache: Path) -> SourceFiles:
+    """`s3://bucket/prefix/` or a local folder, as a sync job records its sources' root."""
+    if root.startswith("s3://"):
+        bucket, _, prefix = root.removeprefix("s3://").partition("/")
+        return S3SourceFiles(S3SourceStore(bucket, (prefix.rstrip("/") + "/") if prefix else ""), cache)
+    return LocalSourceFiles(Path(root))

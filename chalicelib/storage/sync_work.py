@@ -152,8 +152,8 @@ class S3WorkStore:
             self.client.delete_objects(Bucket=self.bucket, Delete={"Objects": batch})
 
     def location(self, key: str) -> dict[str, str]:
-        """Where Step Functions' ItemReader finds a list of items."""
-        return {"Bucket": self.bucket, "Key": self.prefix + key}
+        """Where Step Functions' ItemReader finds the run's files: `bucket`, and `prefix` + key."""
+        return {"bucket": self.bucket, "prefix": self.prefix + key}
 
 
 def dump_address(address: PublishedAddress) -> dict[str, Any]:
@@ -170,3 +170,9 @@ def dump_location(location: Location) -> dict[str, Any]:
 
 def load_location(doc: dict[str, Any]) -> Location:
     return location_from_doc(doc)
+
+
+def split_s3_url(url: str) -> tuple[str, str]:
+    """s3://bucket/prefix/ → (bucket, 'prefix/')."""
+    bucket, _, prefix = url.removeprefix("s3://").partition("/")
+    return bucket, (prefix.rstrip("/") + "/") if prefix else ""

@@ -11,7 +11,7 @@ from chalicelib import deps
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, _collect
+from chalicelib.services.sync.run import SyncTarget, collect
 from chalicelib.storage.sync_work import LocalWorkStore
 from tests.support.factories import SOURCES
 from tests.support.sync import MIXED_SOURCES, sync, write_manifest
@@ -39,7 +39,7 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
     assert sharded.ok
     target = SyncTarget(manifest=manifest, root=SOURCES)
     expected_report = SyncReport(started_at="")
-    collected = _collect(
+    collected = collect(
         target, dependencies.pool_config, set(sharded.planned), expected_report, SilentProgress()
     )
     pool, catalog = dependencies.stores.pool, dependencies.stores.catalog

@@ -6,6 +6,7 @@ import json
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,15 +15,18 @@ from chalice.test import Client
 from app import app
 from bench.completeness import validator_form
 from chalicelib import deps
+from chalicelib.deps import LocalSteps
 from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
-from chalicelib.services.sync.report import SyncReport
+from chalicelib.domain.snapshots import build_snapshot
+from chalicelib.services.sync.local_executor import LocalExecutor
+from chalicelib.services.sync.report import SilentProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, collect
 from chalicelib.sources.manifest import load_manifest
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
 from tests.support.factories import SOURCES, bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock
-from tests.support.sync import sync
 
 pytestmark = [
     pytest.mark.integration,
@@ -37,15 +41,16 @@ class Synced:
 
 
 @pytest.fixture(scope="module")
-def synced(dynamodb_local: DynamoDBLocal) -> Iterator[Synced]:
+def synced(dynamodb_local: DynamoDBLocal, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synced]:
     with pytest.MonkeyPatch.context() as env:
         env.setenv("AWS_ACCESS_KEY_ID", "testing")
         env.setenv("AWS_SECRET_ACCESS_KEY", "testing")
         env.setenv("AWS_DEFAULT_REGION", "us-east-1")
-        yield _full_sync(dynamodb_local)
+        yield _full_sync(dynamodb_local, tmp_path_factory.mktemp("sync-work"))
 
 
-def _full_sync(dynamodb_local: DynamoDBLocal) -> Synced:
+def _full_sync(dynamodb_local: DynamoDBLocal, work: Path) -> Synced:
+    """The way `make run` and the CLI sync: the sharded build under two worker processes."""
     prefix = f"full-{uuid.uuid4().hex[:6]}"
     settings = make_settings(
         tokens_table=f"{prefix}-tokens",
@@ -57,7 +62,22 @@ def _full_sync(dynamodb_local: DynamoDBLocal) -> Synced:
     )
     wired = deps.build(settings, FakeClock())
     create_missing_tables(wired.stores)
-    return Synced(wired, sync(wired, SOURCES / "manifest.json"))
+    executor = LocalExecutor(LocalSteps.of(wired, work), workers=2)
+    return Synced(wired, executor.run(SyncTarget(SOURCES / "manifest.json", SOURCES)))
+
+
+def test_the_sharded_build_publishes_the_snapshots_the_in_process_sync_builds(synced: Synced) -> None:
+    expected = SyncReport(started_at="")
+    target = SyncTarget(SOURCES / "manifest.json", SOURCES)
+    collected = collect(
+        target, synced.wired.pool_config, set(synced.report.planned), expected, SilentProgress()
+    )
+    published = {c: o.snapshot_id for c, o in synced.report.countries.items() if o.snapshot_id}
+    assert published == {c: build_snapshot(c, found).id for c, found in collected.items() if found}
+    assert len(published) == 24
+    assert {f: (t.read, t.kept) for f, t in synced.report.sources.items()} == {
+        f: (t.read, t.kept) for f, t in expected.sources.items()
+    }
 
 
 def test_every_manifest_country_is_published(synced: Synced) -> None:

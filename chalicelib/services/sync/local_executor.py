@@ -38,7 +38,7 @@ class LocalExecutor:
 
     factory: StepsFactory
     workers: int
-    sizes: Mapping[str, int] = field(default_factory=dict)  # cell and shard sizes (tests make them small)
+    sizes: Mapping[str, Any] = field(default_factory=dict)  # cell and shard sizes (tests make them small)
 
     def run(
         self, target: SyncTarget, *, first: Iterable[str] = (), on_stage: StageListener | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -46,6 +46,7 @@ from chalicelib.services.sync.report import (
 )
 from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants, load_manifest
 from chalicelib.sources.reader import read_country_boundaries, read_group
+from chalicelib.storage.source_store import LocalSourceFiles
 
 PROGRESS_EVERY = 1000
 # A snapshot still being written after this long belongs to a sync that died: safe to remove.
@@ -58,15 +59,15 @@ class SyncTarget:
     root: Path  # where the manifest's relative file paths point
     countries: frozenset[str] | None = None  # None: every enabled country
 
-    def fingerprint(self, config_text: str) -> str:
-        """Changes whenever the inputs can: the manifest, each file's size and time, the pool
-        configuration, the snapshot format. Equal fingerprints mean a sync would publish nothing new."""
+    def fingerprint(self, config_text: str, stamp: Callable[[str], str] | None = None) -> str:
+        """Changes whenever the inputs can: the manifest, each file's stamp (size and time here;
+        the stored object's ETag in S3), the pool configuration, the snapshot format. Equal
+        fingerprints mean a sync would publish nothing new."""
         digest = hashlib.sha256(f"{SNAPSHOT_FORMAT}|{sorted(self.countries or [])}|{config_text}".encode())
         digest.update(self.manifest.read_bytes())
         for entry in load_manifest(self.manifest):
             for name in entry.files:
-                stat = (self.root / name).stat()
-                digest.update(f"{name}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+                digest.update(f"{name}|{(stamp or LocalSourceFiles(self.root).stamp)(name)}".encode())
         return digest.hexdigest()[:32]
 
 
@@ -105,7 +106,7 @@ class PoolSync:
         countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
         report.planned = countries
         self.catalog.save_sync_report(report.as_dict())  # running: /data-health shows who waits
-        collected = _collect(target, config, set(countries), report, progress)
+        collected = collect(target, config, set(countries), report, progress)
         for country in countries:
             report.building = country
             self.catalog.save_sync_report(report.as_dict())
@@ -128,7 +129,7 @@ class PoolSync:
 Collected = dict[str, list[PublishedAddress]]
 
 
-def _collect(
+def collect(
     target: SyncTarget, config: PoolConfig, countries: set[str], report: SyncReport, progress: SyncProgress
 ) -> Collected:
     entries = [e for e in load_manifest(target.manifest) if e.country in countries]

@@ -3,6 +3,7 @@ work store, so no worker holds more than one cell whatever a country's size, and
 mid-way is simply run again. The same stages run in local worker processes (`local_executor`) and
 as a Step Functions execution with Lambda workers (`state_machine`).
 
+    bounds   per OSM extract: the administrative boundaries enrichment places rows in
     map      per source group: read, validate, enrich; rows by street cell, OSM objects by object cell
     objects  per object cell: later copies of an OSM object (first claim in read order wins)
     dedupe   per street cell: the first dedupe round; survivors and their text claims by text cell
@@ -70,8 +71,9 @@ from chalicelib.services.sync.publication import (
 from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SourceTally, SyncReport
 from chalicelib.services.sync.run import SyncTarget, read_rows, source_order
 from chalicelib.sources.boundaries import Boundary
-from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.manifest import SourceEntry, load_manifest
 from chalicelib.sources.reader import read_country_boundaries
+from chalicelib.storage.source_store import SourceFiles, source_files
 from chalicelib.storage.sync_work import (
     WorkStore,
     dump_address,
@@ -80,7 +82,7 @@ from chalicelib.storage.sync_work import (
     load_location,
 )
 
-STAGES = ("map", "objects", "dedupe", "texts", "route", "sort", "plan", "write", "publish")
+STAGES = ("bounds", "map", "objects", "dedupe", "texts", "route", "sort", "plan", "write", "publish")
 ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
 CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
 SORT_CHUNK = 100_000  # rows a sort task holds before it spills a sorted run to disk
@@ -130,20 +132,24 @@ class ShardedSync:
         *,
         per_cell: int = ROWS_PER_CELL,
         claims_per_cell: int = CLAIMS_PER_CELL,
+        sources: str | None = None,
         **sizes: int,
     ) -> SyncJob:
-        """A fresh job: its cells sized from the manifest's record counts, the boundaries read
-        once for every map task, and the running report that /data-health shows."""
+        """A fresh job: its cells sized from the manifest's record counts, and the running report
+        that /data-health shows. `sources`: where the tasks find the files when not at
+        `target.root` (the source store's `s3://bucket/prefix/` in AWS; the fingerprint then
+        takes each object's ETag)."""
         self.work.clear()
         config = self.config
         countries = sorted(target.countries & set(config.enabled) if target.countries else config.enabled)
         entries = [e for e in load_manifest(target.manifest) if e.country in countries]
         rows = sum(e.records for e in entries)
+        stored = source_files(sources, self._cache) if sources else None
         job = SyncJob(
-            manifest=str(target.manifest),
-            root=str(target.root),
+            manifest=str(target.manifest) if stored is None else target.manifest.name,
+            root=sources or str(target.root),
             countries=countries,
-            fingerprint=target.fingerprint(config.text),
+            fingerprint=target.fingerprint(config.text, stored.stamp if stored else None),
             started_at=self.clock.now().isoformat(),
             street_cells=cells_for(rows, per_cell),
             object_cells=cells_for(rows, claims_per_cell),
@@ -152,12 +158,17 @@ class ShardedSync:
         )
         self.work.write_json("job.json", asdict(job))
         self._job = job
-        boundaries = read_country_boundaries(entries, target.root)
-        self.work.write_json("boundaries.json", _boundaries_doc(boundaries))
-        groups = source_order(entries, config)
-        self.work.write_json("items/map.json", [{"rank": rank} for rank in range(len(groups))])
+        extracts = [i for i, e in enumerate(entries) if e.format.startswith("osm")]
+        self.work.write_json("items/bounds.json", [{"entry": i} for i in extracts])
         self.catalog.save_sync_report(self._report(planned=countries).as_dict())
         return job
+
+    def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
+        """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""
+        stored = source_files(sources, self._cache) if sources else None
+        fingerprint = target.fingerprint(self.config.text, stored.stamp if stored else None)
+        latest = self.catalog.latest_sync_report()
+        return latest is not None and latest.get("fingerprint") == fingerprint and latest.get("ok") is True
 
     @property
     def job(self) -> SyncJob:
@@ -182,17 +193,26 @@ class ShardedSync:
         """After the stage's last task: write the next stage's items (or the report)."""
         _CLOSERS[stage](self)
 
+    # -- bounds -------------------------------------------------------------------------------
+
+    def read_bounds(self, item: dict[str, Any]) -> dict[str, Any]:
+        entry = self._entries()[int(item["entry"])]
+        root = self._sources().local(list(entry.files))
+        found = read_country_boundaries([entry], root).get(entry.country, [])
+        self.work.write_json(f"bounds/{int(item['entry']):05d}.json", [asdict(b) for b in found])
+        return {"country": entry.country, "boundaries": len(found)}
+
     # -- map ----------------------------------------------------------------------------------
 
     def map_source(self, item: dict[str, Any]) -> dict[str, Any]:
         job, rank = self.job, int(item["rank"])
-        entries = [e for e in load_manifest(Path(job.manifest)) if e.country in job.countries]
-        group = source_order(entries, self.config)[rank]
+        group = source_order(self._entries(), self.config)[rank]
+        root = self._sources().local([name for entry in group.entries for name in entry.files])
         context = SourceContext(group.family, group.primary, self.config.source(group.family), self._bounds())
         tallies = Tallies()
         tally = tallies.tally(group.family, group.country)
         out = _Partitioned(self.work, rank)
-        for row in read_rows(group, rank, Path(job.root), self.config, context, tally, SilentProgress()):
+        for row in read_rows(group, rank, root, self.config, context, tally, SilentProgress()):
             cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
             out.add("rows", cell, _row_line(row))
             if row.osm_object is not None:
@@ -431,6 +451,10 @@ class ShardedSync:
 
     # -- closing the stages -------------------------------------------------------------------
 
+    def _close_bounds(self) -> None:
+        groups = source_order(self._entries(), self.config)
+        self.work.write_json("items/map.json", [{"rank": rank} for rank in range(len(groups))])
+
     def _close_map(self) -> None:
         self.work.write_json("items/objects.json", [{"cell": c} for c in range(self.job.object_cells)])
 
@@ -523,12 +547,32 @@ class ShardedSync:
         )
 
     def _bounds(self) -> dict[str, list[Boundary]]:
+        """Every extract's boundaries per country, in manifest order (as the in-process sync has them)."""
         if self._boundaries is None:
-            self._boundaries = _boundaries_of(self.work.read_json("boundaries.json"))
+            found: dict[str, list[Boundary]] = {}
+            for item in self.items("bounds"):
+                entry = self._entries()[int(item["entry"])]
+                doc = self.work.read_json(f"bounds/{int(item['entry']):05d}.json")
+                found.setdefault(entry.country, []).extend(_boundary_of(b) for b in doc)
+            self._boundaries = found
         return self._boundaries
+
+    def _entries(self) -> list[SourceEntry]:
+        """The manifest's entries of the job's countries, in manifest order."""
+        job = self.job
+        manifest = self._sources().local([job.manifest]) / job.manifest  # an absolute path stays one
+        return [e for e in load_manifest(manifest) if e.country in job.countries]
+
+    def _sources(self) -> SourceFiles:
+        return source_files(self.job.root, self._cache)
+
+    @property
+    def _cache(self) -> Path:
+        return Path(tempfile.gettempdir()) / "ags-sources"  # Lambda's /tmp
 
 
 _TASKS: dict[str, Callable[[ShardedSync, dict[str, Any]], dict[str, Any]]] = {
+    "bounds": ShardedSync.read_bounds,
     "map": ShardedSync.map_source,
     "objects": ShardedSync.claim_objects,
     "dedupe": ShardedSync.dedupe_cell,
@@ -540,6 +584,7 @@ _TASKS: dict[str, Callable[[ShardedSync, dict[str, Any]], dict[str, Any]]] = {
     "publish": ShardedSync.publish_country,
 }
 _CLOSERS: dict[str, Callable[[ShardedSync], None]] = {
+    "bounds": ShardedSync._close_bounds,
     "map": ShardedSync._close_map,
     "objects": ShardedSync._close_objects,
     "dedupe": ShardedSync._close_dedupe,
@@ -558,7 +603,7 @@ def _done_key(stage: str, item: dict[str, Any]) -> str:
     elif stage == "sort":
         name = f"{item['country']}-{order_cell_name((int(item['key'][0]), str(item['key'][1])))}"
     else:
-        name = str(item.get("country", item.get("cell", item.get("rank"))))
+        name = str(item.get("country", item.get("cell", item.get("rank", item.get("entry")))))
     return f"done/{stage}/{name}.json"
 
 
@@ -693,24 +738,14 @@ def _tallies_of(doc: dict[str, Any]) -> Tallies:
     return tallies
 
 
-def _boundaries_doc(boundaries: dict[str, list[Boundary]]) -> dict[str, Any]:
-    return {country: [asdict(b) for b in found] for country, found in boundaries.items()}
-
-
-def _boundaries_of(doc: dict[str, Any]) -> dict[str, list[Boundary]]:
-    return {
-        country: [
-            Boundary(
-                b["level"],
-                b["name"],
-                tuple(tuple(tuple(p) for p in ring) for ring in b["outer"]),
-                tuple(tuple(tuple(p) for p in ring) for ring in b["inner"]),
-                (b["box"][0], b["box"][1], b["box"][2], b["box"][3]),
-            )
-            for b in found
-        ]
-        for country, found in doc.items()
-    }
+def _boundary_of(doc: dict[str, Any]) -> Boundary:
+    return Boundary(
+        doc["level"],
+        doc["name"],
+        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["outer"]),
+        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["inner"]),
+        (doc["box"][0], doc["box"][1], doc["box"][2], doc["box"][3]),
+    )
 
 
 def worker_count(requested: int | None) -> int:

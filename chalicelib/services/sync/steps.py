@@ -1,0 +1,58 @@
+"""One call of the `sync_step` Lambda, as the state machine makes it: start a run, run one task of
+a stage, or close a stage. The event is validated like any request: the state machine builds it,
+but a hand-made invocation must not reach the steps with anything else."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from chalicelib.errors import ConfigurationError
+from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.sharded import STAGES, ShardedSync
+
+Stage = Literal[STAGES]  # type: ignore[valid-type]
+
+
+class StepEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Literal["start", "task", "close"]
+    run: str = Field(pattern=r"^[A-Za-z0-9_-]{1,80}$")  # the execution's name: the work folder
+    stage: Stage | None = None
+    item: dict[str, Any] | None = None
+
+
+def parse_step(event: object) -> StepEvent:
+    try:
+        step = StepEvent.model_validate(event)
+    except ValidationError as exc:
+        raise ConfigurationError(f"not a sync step event: {exc.error_count()} problem(s)") from exc
+    if step.action != "start" and step.stage is None:
+        raise ConfigurationError("a task or close event names its stage")
+    if step.action == "task" and step.item is None:
+        raise ConfigurationError("a task event carries its item")
+    return step
+
+
+def run_step(
+    step: StepEvent, steps: ShardedSync, sources: str, work: dict[str, str], fetch: Callable[[str], Path]
+) -> dict[str, Any]:
+    """`sources`: the source store (s3://…); `work`: where the run's files are, for the Map
+    states' ItemReader; `fetch(name)`: a local copy of a file of the source store."""
+    if step.action == "start":
+        manifest = fetch("manifest.json")
+        target = SyncTarget(manifest=manifest, root=manifest.parent)
+        current = steps.is_current(target, sources)
+        if not current:
+            steps.start(target, sources=sources)
+        return {"run": step.run, "current": current, "work": work}
+    assert step.stage is not None  # parse_step checked it
+    if step.action == "close":
+        steps.close(step.stage)
+        return {"closed": step.stage}
+    assert step.item is not None
+    return steps.run_task(step.stage, step.item)

@@ -1,0 +1,120 @@
+"""The state machine the repo builds, executed by moto's Step Functions interpreter: its Distributed
+Map states read their items from S3 and call the `sync_step` Lambda, which here runs the app's real
+handler in process (moto's own Lambda would need Docker), on moto's S3 and DynamoDB."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+from moto.awslambda_simple.models import lambda_simple_backends
+from moto.core.config import DefaultConfig
+
+from chalicelib import deps
+from chalicelib.domain.snapshots import build_snapshot
+from chalicelib.jobs import sync_step
+from chalicelib.services.sync.report import SilentProgress, SyncReport
+from chalicelib.services.sync.run import SyncTarget, collect
+from chalicelib.services.sync.state_machine import definition
+from chalicelib.storage.tables import create_missing_tables
+from tests.support.factories import SOURCES, make_settings
+from tests.support.fakes import FakeClock
+
+ACCOUNT, REGION = "123456789012", "us-east-1"
+SOURCE_IDS = ["nl-countrywide-bag", "osm-andorra-ad", "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]
+MOTO_CONFIG: DefaultConfig = {
+    "stepfunctions": {"execute_state_machine": True},
+    "lambda": {"use_docker": False},
+}
+
+
+def _upload_sources(s3: Any, tmp_path: Path) -> Path:
+    """The chosen entries of the shared manifest, and their files, in a source-store bucket as
+    the acquisition leaves them (relative keys, the manifest beside them)."""
+    entries = [e for e in json.loads((SOURCES / "manifest.json").read_text()) if e["id"] in SOURCE_IDS]
+    s3.create_bucket(Bucket="ags-sources")
+    for entry in entries:
+        for name in entry["files"]:
+            s3.upload_file(str(SOURCES / name), "ags-sources", f"sources/{name}")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(entries), encoding="utf-8")
+    s3.upload_file(str(manifest), "ags-sources", "sources/manifest.json")
+    return manifest
+
+
+@pytest.fixture
+def wired(aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
+    with mock_aws(config=MOTO_CONFIG):
+        settings = make_settings(sync_sources="s3://ags-sources/sources/", sync_work="s3://ags-work/runs/")
+        dependencies = deps.build(settings, clock=FakeClock())
+        create_missing_tables(dependencies.stores)
+        deps.use(dependencies)
+        backend = lambda_simple_backends[ACCOUNT][REGION]
+        backend.invoke = _run_handler  # type: ignore[method-assign,assignment]
+        monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "lambda-tmp"))  # Lambda's /tmp
+        (tmp_path / "lambda-tmp").mkdir()
+        try:
+            yield dependencies
+        finally:
+            backend.__dict__.pop("invoke", None)
+
+
+def _run_handler(function_name: str, qualifier: str | None, body: Any, *args: object) -> bytes:
+    """A Lambda runtime for the state machine's calls: the app's real `sync_step` handler."""
+    assert function_name.endswith("sync_step")
+    return json.dumps(sync_step(json.loads(body), None)).encode()
+
+
+def _deploy(function_arn: str) -> str:
+    client = boto3.client("stepfunctions", region_name=REGION)
+    machine = client.create_state_machine(
+        name="ags-sync",
+        definition=json.dumps(definition(function_arn, max_concurrency=4)),
+        roleArn=f"arn:aws:iam::{ACCOUNT}:role/ags-sync",
+    )
+    return str(machine["stateMachineArn"])
+
+
+def _run(machine: str, name: str) -> dict[str, Any]:
+    client = boto3.client("stepfunctions", region_name=REGION)
+    execution = client.start_execution(stateMachineArn=machine, name=name, input="{}")["executionArn"]
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        described: dict[str, Any] = client.describe_execution(executionArn=execution)
+        if described["status"] != "RUNNING":
+            return described
+        time.sleep(0.2)
+    raise AssertionError("the execution did not finish")
+
+
+def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
+    wired: deps.Dependencies, tmp_path: Path
+) -> None:
+    s3 = boto3.client("s3", region_name=REGION)
+    manifest = _upload_sources(s3, tmp_path)
+    s3.create_bucket(Bucket="ags-work")
+    function_arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step"
+    machine = _deploy(function_arn)
+
+    first = _run(machine, "sync-1")
+    assert first["status"] == "SUCCEEDED", first.get("cause")
+    expected = SyncReport(started_at="")
+    target = SyncTarget(manifest=manifest, root=SOURCES)
+    collected = collect(target, wired.pool_config, {"NL", "AD", "IT"}, expected, SilentProgress())
+    catalog = wired.stores.catalog
+    for country, found in collected.items():
+        active = catalog.active_snapshot(country)
+        assert active is not None
+        assert active.snapshot_id == build_snapshot(country, found).id
+    runs = s3.list_objects_v2(Bucket="ags-work", Prefix="runs/sync-1/items/")["Contents"]
+    assert {obj["Key"].rsplit("/", 1)[-1] for obj in runs} >= {"map.json", "sort.json", "write.json"}
+
+    second = _run(machine, "sync-2")  # the inputs are unchanged: the Choice state ends it
+    assert second["status"] == "SUCCEEDED"
+    assert json.loads(second["output"])["current"] is True
