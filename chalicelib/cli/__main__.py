@@ -2,4 +2,5 @@ import sys
 
 from chalicelib.cli.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # the sync's spawned workers import this module as __mp_main__
+    sys.exit(main())

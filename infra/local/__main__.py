@@ -26,4 +26,5 @@ def main(argv: list[str]) -> int:
     return 2
 
 
-sys.exit(main(sys.argv[1:]))
+if __name__ == "__main__":  # the sync's spawned workers import this module as __mp_main__
+    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,10 @@
-"""`make run`: DynamoDB Local (persisted under .dev/), the tables, a fresh dev token, then
-`chalice local`. The first start builds the pool in memory-backed storage and saves it to disk.
-Ctrl-C or SIGTERM stops everything it started."""
+"""`make run`: DynamoDB Local, the tables, a fresh dev token, then `chalice local`, serving at once
+while the sample sources sync in the background (the US first, then the rest), each country
+served as soon as it is published. Ctrl-C or SIGTERM stops everything it started.
+
+The database lives in memory-backed storage while the stack runs and is saved to .dev/dynamodb
+after each sync and at exit: on disk, DynamoDB Local's SQLite syncs every write to the disk (the
+first pool took 24 minutes that way on the development machine, 7 in /dev/shm)."""
 
 from __future__ import annotations
 
@@ -8,17 +12,20 @@ import os
 import secrets
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from types import FrameType
-from typing import IO
 
 from chalicelib import deps
-from chalicelib.cli.main import main as cli_main
+from chalicelib.cli.sync import print_report, sync_sharded
 from chalicelib.config import settings_from_env
+from chalicelib.services.sync.run import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
@@ -28,7 +35,7 @@ DEV_TOKEN_RATE = 600
 DEV_TOKEN_LIFETIME = timedelta(hours=24)
 DB_FILE = "shared-local-instance.db"  # DynamoDB Local's one database file with -sharedDb
 RAM_ROOT = Path("/dev/shm")  # noqa: S108 - only private mkdtemp folders are made in it
-STAGING_MIN_FREE = 2 * 1024**3  # the first pool's database takes about 0.5 GB
+STAGING_MIN_FREE = 2 * 1024**3  # the sample pool's database takes about 0.5 GB
 
 
 class _Stop(Exception):
@@ -47,18 +54,22 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
     dev_dir.mkdir(parents=True, exist_ok=True)
     log = (dev_dir / "dynamodb-local.log").open("ab")
     db_dir = dev_dir / "dynamodb"
-    engine = DynamoDBLocal(ddb_port, db_path=db_dir, log=log)
+    ram = _ram_dir()
+    if ram is not None and (db_dir / DB_FILE).is_file():
+        shutil.copyfile(db_dir / DB_FILE, ram / DB_FILE)
+    engine = DynamoDBLocal(ddb_port, db_path=ram or db_dir, log=log)
     api: subprocess.Popen[bytes] | None = None
     try:
-        if not (db_dir / DB_FILE).exists():
-            _first_start(ddb_port, db_dir, log)
         engine.start()
-        print(f"DynamoDB Local on {engine.endpoint} (data in {dev_dir / 'dynamodb'})", flush=True)
+        print(f"DynamoDB Local on {engine.endpoint} (data saved in {db_dir})", flush=True)
         os.environ.update(local_environment(engine.endpoint))
         # A fresh cursor key per run unless one is given: paging cursors outlive nothing but the run.
         os.environ.setdefault("CURSOR_SECRET", secrets.token_urlsafe(32))
-        bearer = _prepare_data()
+        dependencies = _prepare_tables()
+        bearer = _dev_token(dependencies)
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
+        sync = _BackgroundSync(dependencies, dev_dir / "sync-work", lambda: _save(ram, db_dir))
+        sync.start_unless_current()
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
         # Unbuffered, so the API's JSON request log reaches the terminal line by line.
         api = subprocess.Popen(
@@ -73,51 +84,46 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
     finally:
         terminate(api)
         engine.stop()
+        _save(ram, db_dir)
+        if ram is not None:
+            shutil.rmtree(ram, ignore_errors=True)
         log.close()
-
-
-def _first_start(ddb_port: int, db_dir: Path, log: IO[bytes]) -> None:
-    """Build the first pool in memory-backed storage, then save the database file to disk once.
-
-    On disk, DynamoDB Local's SQLite syncs every write to the disk: the first pool (about 233,000
-    addresses) took 24 minutes that way on the development machine, and 7.4 minutes built in
-    /dev/shm, where saving the finished file took seconds."""
-    staging = _ram_dir()
-    if staging is None:
-        return  # no memory-backed folder: the on-disk engine builds it, slowly
-    try:
-        print(f"First start: building the pool in {staging}, then saving it to {db_dir}", flush=True)
-        with DynamoDBLocal(ddb_port, db_path=staging, log=log) as building:
-            os.environ.update(local_environment(building.endpoint))
-            _prepare_pool()
-        saving = db_dir.with_name(db_dir.name + ".saving")
-        shutil.rmtree(saving, ignore_errors=True)
-        shutil.copytree(staging, saving)
-        saving.rename(db_dir)  # whole or not at all: an interrupted copy leaves no half database
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _ram_dir() -> Path | None:
     ram = RAM_ROOT
     if not ram.is_dir() or not os.access(ram, os.W_OK) or shutil.disk_usage(ram).free < STAGING_MIN_FREE:
-        return None
-    return Path(tempfile.mkdtemp(prefix="ags-dynamodb-", dir=ram))  # private (0700), removed after use
+        return None  # no memory-backed folder: the engine runs on disk, slowly
+    return Path(tempfile.mkdtemp(prefix="ags-dynamodb-", dir=ram))  # private (0700), removed at exit
 
 
-def _prepare_pool() -> deps.Dependencies:
-    """Create missing tables (data is kept between runs) and sync the sample sources unless the
-    pool is already current."""
+def _save(ram: Path | None, db_dir: Path) -> None:
+    """Copy the in-memory database to disk with SQLite's backup API: a consistent copy even while
+    the engine answers requests, renamed into place whole."""
+    if ram is None or not (ram / DB_FILE).is_file():
+        return
+    db_dir.mkdir(parents=True, exist_ok=True)
+    saving = db_dir / (DB_FILE + ".saving")
+    saving.unlink(missing_ok=True)
+    source = sqlite3.connect(f"file:{ram / DB_FILE}?mode=ro", uri=True)
+    target = sqlite3.connect(saving)
+    try:
+        source.backup(target)
+    finally:
+        source.close()
+        target.close()
+    os.replace(saving, db_dir / DB_FILE)
+
+
+def _prepare_tables() -> deps.Dependencies:
+    """Create missing tables (data is kept between runs)."""
     dependencies = deps.build(settings_from_env(os.environ))
     created = create_missing_tables(dependencies.stores)
     print(f"Tables: {'created ' + ', '.join(created) if created else 'already present'}", flush=True)
-    _sync_samples(dependencies)
     return dependencies
 
 
-def _prepare_data() -> str:
-    """The pool as above, and a fresh dev token."""
-    dependencies = _prepare_pool()
+def _dev_token(dependencies: deps.Dependencies) -> str:
     issued = create_token(
         dependencies.stores.tokens,
         dependencies.clock,
@@ -129,23 +135,54 @@ def _prepare_data() -> str:
     return issued.bearer
 
 
-def _sync_samples(dependencies: deps.Dependencies) -> None:
-    if not SHARED_MANIFEST.is_file():
-        print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
-        return
-    countries = [
-        c.strip().upper() for c in os.environ.get("LOCAL_SYNC_COUNTRIES", "").split(",") if c.strip()
-    ]
-    argv = ["sync", "--manifest", str(SHARED_MANIFEST), "--if-changed"]
-    for country in countries:
-        argv += ["--country", country]
-    print("Syncing the sample sources into the pool (the first start takes several minutes)...", flush=True)
-    deps.use(dependencies)
-    try:
-        if cli_main(argv) != 0:
-            print("warning: the sync reported failures; the API serves what was published", flush=True)
-    finally:
-        deps.use(None)
+class _BackgroundSync:
+    """The sample sources synced while the API serves: the countries of LOCAL_SYNC_FIRST (default
+    US) as a sync of their own first, so they are served within a minute, then all of them (the
+    first ones then find their snapshots current and are not written again)."""
+
+    def __init__(self, dependencies: deps.Dependencies, work: Path, saved: Callable[[], None]) -> None:
+        self.dependencies, self.work, self.saved = dependencies, work, saved
+        self.countries = _env_countries("LOCAL_SYNC_COUNTRIES")
+        self.first = _env_countries("LOCAL_SYNC_FIRST", "US")
+
+    def start_unless_current(self) -> None:
+        if not SHARED_MANIFEST.is_file():
+            print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
+            return
+        whole = self._target(self.countries)
+        if self.dependencies.pool_sync().is_current(whole):
+            print("The pool is current: its sources, configuration and format are unchanged.", flush=True)
+            return
+        print("Syncing the sample sources in the background; /api/v1/data-health shows progress.", flush=True)
+        threading.Thread(target=self._run, args=(whole,), name="sync", daemon=True).start()
+
+    def _run(self, whole: SyncTarget) -> None:
+        try:
+            self._sync(whole)
+        except Exception as exc:  # noqa: BLE001 - the API keeps serving what was published
+            print(f"warning: the sync stopped ({type(exc).__name__}: {exc}); run make run again", flush=True)
+
+    def _sync(self, whole: SyncTarget) -> None:
+        first = sorted(c for c in self.first or () if self.countries is None or c in self.countries)
+        workers = os.cpu_count() or 1
+        if first:
+            sync_sharded(self.dependencies, self._target(frozenset(first)), workers, self.work, [], False)
+            print(f"Sync: {', '.join(first)} published; now the rest.", flush=True)
+        report = sync_sharded(self.dependencies, whole, workers, self.work, [], False)
+        assert report is not None  # if_changed was not asked for
+        print_report(report, sys.stdout)
+        self.saved()
+        print(f"Sync finished{'' if report.ok else ' with failures'}; the pool is saved to disk.", flush=True)
+
+    @staticmethod
+    def _target(countries: frozenset[str] | None) -> SyncTarget:
+        return SyncTarget(manifest=SHARED_MANIFEST, root=SHARED_MANIFEST.parent, countries=countries)
+
+
+def _env_countries(name: str, default: str = "") -> frozenset[str] | None:
+    raw = os.environ.get(name, default)
+    codes = frozenset(c.strip().upper() for c in raw.split(",") if c.strip())
+    return codes or None
 
 
 def _chalice_local(port: int) -> list[str]:

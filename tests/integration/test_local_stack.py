@@ -25,6 +25,7 @@ from tests.support.factories import SOURCES
 pytestmark = pytest.mark.integration
 
 START_TIMEOUT = 120.0
+SYNC_TIMEOUT = 240.0
 SYNCED = {"NL": 86, "AD": 193}  # small real sources keep the start quick
 NL_POSTCODES = 17  # distinct postcodes of the three NL sources: one listing page
 
@@ -67,6 +68,7 @@ def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
         "DDB_PORT": str(ddb_port),
         "DEV_DIR": str(dev_dir),
         "LOCAL_SYNC_COUNTRIES": ",".join(SYNCED),
+        "LOCAL_SYNC_FIRST": "AD",
     }
     env.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
     process = subprocess.Popen(
@@ -85,10 +87,10 @@ def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
     return stack
 
 
-def _read_until(process: subprocess.Popen[str], marker: str) -> list[str]:
+def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = START_TIMEOUT) -> list[str]:
     assert process.stdout is not None
     lines: list[str] = []
-    deadline = time.monotonic() + START_TIMEOUT
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         line = process.stdout.readline()
         if not line:
@@ -139,13 +141,23 @@ def test_probes_and_openapi(stack: Stack) -> None:
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
-def test_first_start_syncs_the_sample_sources(stack: Stack, dev_dir: Path) -> None:
+def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_first(
+    stack: Stack, dev_dir: Path
+) -> None:
+    assert any(line.startswith("Syncing the sample sources in the background") for line in stack.startup)
+    assert stack.request("GET", "/api/v1/health")[0] == 200  # served before the pool exists
+    later = _read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
+    assert "Sync: AD published; now the rest." in later  # LOCAL_SYNC_FIRST, a sync of its own
     status, _, body = stack.request("GET", "/api/v1/countries", token=stack.dev_token)
     assert status == 200
     assert {c["code"]: c["addressCount"] for c in body["data"]} == SYNCED
-    if RAM_ROOT.is_dir():  # built in memory-backed storage, then saved to disk
-        assert any(line.startswith("First start: building the pool") for line in stack.startup)
-    assert (dev_dir / "dynamodb" / "shared-local-instance.db").is_file()
+    status, _, health = stack.request("GET", "/api/v1/data-health", token=stack.dev_token)
+    assert {c["code"]: c["syncState"] for c in health["data"]["countries"] if c["code"] in SYNCED} == {
+        "NL": "published",
+        "AD": "published",
+    }
+    if RAM_ROOT.is_dir():  # served from memory-backed storage, saved to disk after the sync
+        assert (dev_dir / "dynamodb" / "shared-local-instance.db").is_file()
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from chalicelib import deps
+from chalicelib.deps import LocalSteps
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.snapshots import Layout
 from chalicelib.reference.pool_config import PoolConfig
+from chalicelib.services.sync.publication import PoolWriter
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.sharded import ShardedSync
 from tests.support.factories import SOURCES
 
 # Real sources giving a small pool with every location level, residential and other records, and
@@ -64,3 +72,30 @@ class CrashWhileWriting(SilentProgress):
     def country_stage(self, country: str, stage: str) -> None:
         if stage.startswith("writing") and "locations" in stage:
             raise KeyboardInterrupt
+
+
+class DyingPool:
+    """A pool store whose process dies (as a Lambda times out or a worker is killed) after
+    writing part of its first batch: what a rerun must recover from."""
+
+    def __init__(self, pool: PoolWriter) -> None:
+        self.pool = pool
+
+    def put_addresses(
+        self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress], first_ordinal: int = 0
+    ) -> int:
+        self.pool.put_addresses(snapshot_id, layout, addresses[: len(addresses) // 2], first_ordinal)
+        os._exit(1)
+
+    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
+        return self.pool.delete_snapshot(snapshot_id, layout)
+
+
+@dataclass(frozen=True)
+class DyingSteps(LocalSteps):
+    """Worker steps whose pool writes kill the worker: a sync that breaks in its write stage."""
+
+    def __call__(self) -> ShardedSync:
+        steps = super().__call__()
+        steps.pool = DyingPool(steps.pool)
+        return steps
