@@ -12,7 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-generate bench-catalog bench-ip bench-translation bench-completeness
+.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
 
 $(PY_STAMP): requirements.txt requirements-dev.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -55,6 +55,9 @@ bench: install
 
 bench-sync: install
 	$(BIN)/python -m bench.sync
+
+bench-sync-scale: install
+	$(BIN)/python -m bench.sync_scale
 
 bench-generate: install
 	$(BIN)/python -m bench.generate

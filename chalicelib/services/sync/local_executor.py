@@ -45,17 +45,29 @@ class LocalExecutor:
     ) -> SyncReport:
         """Build and publish `target`; countries in `first` are written and published before
         the others (a local start serves the US sooner)."""
+        with self._pool() as pool:
+            steps = self._build(target, pool, on_stage)
+            self._write_and_publish(steps, pool, list(first), on_stage)
+        return steps.report()
+
+    def build(self, target: SyncTarget, on_stage: StageListener | None = None) -> ShardedSync:
+        """Every stage up to the plan (catalogs written, shards planned), nothing of the pool yet:
+        what the scale bench times on its own."""
+        with self._pool() as pool:
+            return self._build(target, pool, on_stage)
+
+    def _build(
+        self, target: SyncTarget, pool: Executor | None, on_stage: StageListener | None
+    ) -> ShardedSync:
         steps = self.factory()
         if not self._resumable(steps, target):
             steps.start(target, **self.sizes)
-        with self._pool() as pool:
-            for stage in STAGES[: STAGES.index("write")]:
-                if on_stage:
-                    on_stage(stage)
-                self._stage(steps, pool, stage, steps.items(stage))
-                steps.close(stage)
-            self._write_and_publish(steps, pool, list(first), on_stage)
-        return steps.report()
+        for stage in STAGES[: STAGES.index("write")]:
+            if on_stage:
+                on_stage(stage)
+            self._stage(steps, pool, stage, steps.items(stage))
+            steps.close(stage)
+        return steps
 
     def _write_and_publish(
         self,

@@ -526,11 +526,8 @@ class ShardedSync:
         return [self.work.read_json(k) for k in self.work.keys(f"done/{stage}/")]
 
     def _sorted_cells(self, country: str) -> list[dict[str, Any]]:
-        return [
-            {**d, "locations": f"locations/{country}/{d['name']}.jsonl"}
-            for d in self._results("sort")
-            if d["country"] == country
-        ]
+        found = (self.work.read_json(k) for k in self.work.keys(f"done/sort/{country}-"))
+        return [{**d, "locations": f"locations/{country}/{d['name']}.jsonl"} for d in found]
 
     def _published(self, plan: dict[str, Any]) -> PublishedSnapshot:
         strata = plan["strata"]
