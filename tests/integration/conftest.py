@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -11,7 +10,7 @@ from moto import mock_aws
 from chalicelib import deps
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, free_port, java_available
-from tests.support.factories import make_settings
+from tests.support.factories import fresh_tables, make_settings
 from tests.support.fakes import FakeClock
 
 pytestmark = pytest.mark.integration
@@ -32,13 +31,7 @@ def backend(
     request: pytest.FixtureRequest, aws_env: None, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[deps.Dependencies]:
     """The same wiring on moto and on DynamoDB Local, with tables of its own per test."""
-    prefix = f"it-{uuid.uuid4().hex[:8]}"
-    tables = {
-        "tokens_table": f"{prefix}-tokens",
-        "rate_limits_table": f"{prefix}-rate",
-        "pool_table": f"{prefix}-pool",
-        "catalog_table": f"{prefix}-catalog",
-    }
+    tables = fresh_tables("it")
     clock = FakeClock()
     if request.param == "moto":
         with mock_aws():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +22,8 @@ from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, collect
 from chalicelib.sources.manifest import load_manifest
-from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, bearer, issue_token, make_settings
-from tests.support.fakes import FakeClock
+from tests.support.factories import SOURCES, bearer, issue_token, wired_on
 
 pytestmark = [
     pytest.mark.integration,
@@ -51,17 +48,7 @@ def synced(dynamodb_local: DynamoDBLocal, tmp_path_factory: pytest.TempPathFacto
 
 def _full_sync(dynamodb_local: DynamoDBLocal, work: Path) -> Synced:
     """The way `make run` and the CLI sync: the sharded build under two worker processes."""
-    prefix = f"full-{uuid.uuid4().hex[:6]}"
-    settings = make_settings(
-        tokens_table=f"{prefix}-tokens",
-        rate_limits_table=f"{prefix}-rate",
-        pool_table=f"{prefix}-pool",
-        catalog_table=f"{prefix}-catalog",
-        dynamodb_endpoint=dynamodb_local.endpoint,
-        log_level="WARNING",
-    )
-    wired = deps.build(settings, FakeClock())
-    create_missing_tables(wired.stores)
+    wired = wired_on(dynamodb_local.endpoint, "full", log_level="WARNING")
     executor = LocalExecutor(LocalSteps.of(wired, work), workers=2)
     return Synced(wired, executor.run(SyncTarget(SOURCES / "manifest.json", SOURCES)))
 

@@ -3,20 +3,16 @@ served snapshot untouched, and the run repeated resumes and publishes the identi
 
 from __future__ import annotations
 
-import uuid
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 
-from chalicelib import deps
 from chalicelib.deps import LocalSteps
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.run import SyncTarget
-from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, make_settings
-from tests.support.fakes import FakeClock
+from tests.support.factories import SOURCES, wired_on
 from tests.support.sync import DyingSteps, write_manifest
 
 pytestmark = [
@@ -28,20 +24,6 @@ AFTER = [*BEFORE, "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]  # AD chan
 SMALL_SHARDS = {"shard_rows": 50}  # many write tasks, so workers die with some shards written
 
 
-def _wired(engine: DynamoDBLocal) -> deps.Dependencies:
-    prefix = f"restart-{uuid.uuid4().hex[:6]}"
-    settings = make_settings(
-        tokens_table=f"{prefix}-tokens",
-        rate_limits_table=f"{prefix}-rate",
-        pool_table=f"{prefix}-pool",
-        catalog_table=f"{prefix}-catalog",
-        dynamodb_endpoint=engine.endpoint,
-    )
-    wired = deps.build(settings, FakeClock())
-    create_missing_tables(wired.stores)
-    return wired
-
-
 def _run(steps: LocalSteps, manifest: Path) -> dict[str, str | None]:
     report = LocalExecutor(steps, workers=2, sizes=SMALL_SHARDS).run(SyncTarget(manifest, SOURCES))
     assert report.ok
@@ -51,7 +33,7 @@ def _run(steps: LocalSteps, manifest: Path) -> dict[str, str | None]:
 def test_a_worker_killed_mid_write_leaves_the_served_pool_and_the_rerun_publishes_the_same_snapshot(
     dynamodb_local: DynamoDBLocal, tmp_path: Path, aws_env: None
 ) -> None:
-    wired = _wired(dynamodb_local)
+    wired = wired_on(dynamodb_local.endpoint, "restart")
     work = tmp_path / "work"
     before = _run(LocalSteps.of(wired, work), write_manifest(tmp_path, BEFORE, "before.json"))
     served = wired.stores.catalog.active_snapshot("AD")
@@ -71,7 +53,7 @@ def test_a_worker_killed_mid_write_leaves_the_served_pool_and_the_rerun_publishe
     assert any(work.glob("done/write/*.json")) or any(work.glob("done/plan/*.json"))  # it got that far
 
     resumed = _run(LocalSteps.of(wired, work), after)
-    fresh = _run(LocalSteps.of(_wired(dynamodb_local), tmp_path / "fresh-work"), after)
+    fresh = _run(LocalSteps.of(wired_on(dynamodb_local.endpoint, "restart"), tmp_path / "fresh-work"), after)
     assert resumed == fresh
     assert resumed["AD"] != before["AD"]
     assert resumed["NL"] == before["NL"]

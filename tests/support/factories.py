@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from chalicelib import deps
 from chalicelib.clock import Clock
 from chalicelib.config import Settings
 from chalicelib.domain.addresses import PublishedAddress
@@ -15,6 +17,8 @@ from chalicelib.services.sync.normalize import Candidate, normalize
 from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token
 from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.records import RawRecord
+from chalicelib.storage.tables import create_missing_tables
+from tests.support.fakes import FakeClock
 
 
 def make_settings(**overrides: object) -> Settings:
@@ -93,3 +97,22 @@ def _entry(raw: RawRecord) -> SourceEntry:
         license="CC0-1.0",
         attribution="test",
     )
+
+
+def wired_on(endpoint: str, name: str, **settings: object) -> deps.Dependencies:
+    """The service on DynamoDB Local at `endpoint` with tables of its own (a fresh prefix), created."""
+    tables = fresh_tables(name)
+    wired = deps.build(make_settings(**tables, dynamodb_endpoint=endpoint, **settings), FakeClock())
+    create_missing_tables(wired.stores)
+    return wired
+
+
+def fresh_tables(name: str) -> dict[str, str]:
+    """Table settings under a prefix no other test uses."""
+    prefix = f"{name}-{uuid.uuid4().hex[:8]}"
+    return {
+        "tokens_table": f"{prefix}-tokens",
+        "rate_limits_table": f"{prefix}-rate",
+        "pool_table": f"{prefix}-pool",
+        "catalog_table": f"{prefix}-catalog",
+    }

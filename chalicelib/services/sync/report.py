@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from chalicelib.domain.snapshots import StrataTotals
 from chalicelib.reference.pool_config import ConfigIssue
 
 
@@ -33,6 +34,22 @@ class CountryOutcome:
     items_written: int = 0
     items_deleted: int = 0
     error: str | None = None
+
+    @classmethod
+    def published(
+        cls, snapshot_id: str, totals: StrataTotals, country: str, incomplete: dict[str, int], locations: int
+    ) -> CountryOutcome:
+        """A country built into `snapshot_id`, before its publication is tried."""
+        return cls(
+            country,
+            "published",
+            snapshot_id,
+            addresses=totals.count,
+            residential=totals.residential_count,
+            complete=totals.complete_count,
+            incomplete=incomplete,
+            locations=locations,
+        )
 
 
 @dataclass

@@ -205,16 +205,8 @@ def _sync_country(
     if not addresses:
         return CountryOutcome(country, "empty")
     snapshot = build_snapshot(country, addresses)
-    outcome = CountryOutcome(
-        country,
-        "published",
-        snapshot.id,
-        addresses=snapshot.count,
-        residential=snapshot.residential_count,
-        complete=snapshot.complete_count,
-        incomplete=dict(incomplete_counts(addresses).most_common()),
-        locations=len(snapshot.locations),
-    )
+    incomplete = dict(incomplete_counts(addresses).most_common())
+    outcome = CountryOutcome.published(snapshot.id, snapshot, country, incomplete, len(snapshot.locations))
     try:
         active = catalog.active_snapshot(country)
         published = published_snapshot(

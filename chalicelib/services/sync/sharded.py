@@ -423,15 +423,8 @@ class ShardedSync:
             return asdict(CountryOutcome(country, "empty"))
         plan = self.work.read_json(f"plan/{country}.json")
         published = self._published(plan)
-        outcome = CountryOutcome(
-            country,
-            "published",
-            published.snapshot_id,
-            addresses=published.count,
-            residential=published.residential_count,
-            complete=published.complete_count,
-            incomplete=plan["incomplete"],
-            locations=plan["locations"],
+        outcome = CountryOutcome.published(
+            published.snapshot_id, published, country, plan["incomplete"], plan["locations"]
         )
         written = [self.work.read_json(k)["written"] for k in self.work.keys(f"done/write/{country}-")]
         outcome.items_written = sum(written) + planned["catalogItems"]
