@@ -149,6 +149,7 @@ class S3SourceFiles:
 def source_files(root: str, cache: Path) -> SourceFiles:
     """`s3://bucket/prefix/` or a local folder, as a sync job records its sources' root."""
     if root.startswith("s3://"):
-        bucket, _, prefix = root.removeprefix("s3://").partition("/")
-        return S3SourceFiles(S3SourceStore(bucket, (prefix.rstrip("/") + "/") if prefix else ""), cache)
+        from chalicelib.storage.sync_work import split_s3_url  # sync_work imports nothing from here
+
+        return S3SourceFiles(S3SourceStore(*split_s3_url(root)), cache)
     return LocalSourceFiles(Path(root))

@@ -103,7 +103,3 @@ def leave(tallies: Tallies, family: str, removed: Iterable[str], reason: MergeRe
     earlier.dropped[reason.value] += 1
     for name in removed:
         earlier.removed_fields[name] -= 1
-
-
-def addresses_of(survivors: Iterable[Kept]) -> list[PublishedAddress]:
-    return [kept.address for kept in survivors]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import os
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -105,10 +104,6 @@ class SyncJob:
     sort_chunk: int = SORT_CHUNK
     shard_rows: int = SHARD_ROWS
 
-    @property
-    def target(self) -> SyncTarget:
-        return SyncTarget(Path(self.manifest), Path(self.root), frozenset(self.countries))
-
 
 @dataclass
 class ShardedSync:
@@ -123,6 +118,7 @@ class ShardedSync:
     layout_for: LayoutPolicy
     _job: SyncJob | None = field(default=None, repr=False)
     _boundaries: dict[str, list[Boundary]] | None = field(default=None, repr=False)
+    _manifest: list[SourceEntry] | None = field(default=None, repr=False)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -157,7 +153,7 @@ class ShardedSync:
             **sizes,
         )
         self.work.write_json("job.json", asdict(job))
-        self._job = job
+        self._job, self._manifest, self._boundaries = job, None, None
         extracts = [i for i, e in enumerate(entries) if e.format.startswith("osm")]
         self.work.write_json("items/bounds.json", [{"entry": i} for i in extracts])
         self.catalog.save_sync_report(self._report(planned=countries).as_dict())
@@ -548,10 +544,12 @@ class ShardedSync:
         return self._boundaries
 
     def _entries(self) -> list[SourceEntry]:
-        """The manifest's entries of the job's countries, in manifest order."""
-        job = self.job
-        manifest = self._sources().local([job.manifest]) / job.manifest  # an absolute path stays one
-        return [e for e in load_manifest(manifest) if e.country in job.countries]
+        """The manifest's entries of the job's countries, in manifest order (read once per process)."""
+        if self._manifest is None:
+            job = self.job
+            manifest = self._sources().local([job.manifest]) / job.manifest  # an absolute path stays one
+            self._manifest = [e for e in load_manifest(manifest) if e.country in job.countries]
+        return self._manifest
 
     def _sources(self) -> SourceFiles:
         return source_files(self.job.root, self._cache)
@@ -736,7 +734,3 @@ def _boundary_of(doc: dict[str, Any]) -> Boundary:
         tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["inner"]),
         (doc["box"][0], doc["box"][1], doc["box"][2], doc["box"][3]),
     )
-
-
-def worker_count(requested: int | None) -> int:
-    return requested if requested is not None else max(1, os.cpu_count() or 1)
