@@ -77,6 +77,30 @@ class Dependencies:
             snapshot_layout,
         )
 
+    def sync_step(self, event: object) -> dict[str, object]:
+        """One step of the state machine's sync (see state_machine.py), on the S3 source store and
+        work prefix the settings name: what the `sync_step` Lambda and the container task run."""
+        import tempfile
+
+        from chalicelib.services.sync.steps import parse_step, run_step
+        from chalicelib.storage.source_store import source_files
+        from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
+
+        sources, work = self.settings.sync_sources, self.settings.sync_work
+        if not sources or not work:
+            raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the sharded sync")
+        step = parse_step(event)
+        bucket, prefix = split_s3_url(work)
+        store = S3WorkStore(bucket, f"{prefix}{step.run}/")
+        files = source_files(sources, Path(tempfile.gettempdir()) / "ags-sources")
+
+        def fetch(name: str) -> Path:
+            return files.local([name]) / name
+
+        result = run_step(step, self.sharded_sync(store), sources, store.location(""), fetch)
+        log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
+        return result
+
     def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
         return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)
 

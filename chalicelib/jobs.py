@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import logging
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from chalice.app import Blueprint, CloudWatchEvent, Rate
 
 from chalicelib import deps
-from chalicelib.errors import NotConfigured
 from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
@@ -94,22 +92,4 @@ def _start_execution(state_machine: str, region: str, scheduled_at: str) -> dict
 @jobs.lambda_function(name="sync_step")
 def sync_step(event: dict[str, object], context: object) -> dict[str, object]:
     """One step of the sharded sync, called by the state machine (see state_machine.py)."""
-    from chalicelib.services.sync.steps import parse_step, run_step
-    from chalicelib.storage.source_store import source_files
-    from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
-
-    d = deps.get()
-    sources, work = d.settings.sync_sources, d.settings.sync_work
-    if not sources or not work:
-        raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the sharded sync")
-    step = parse_step(event)
-    bucket, prefix = split_s3_url(work)
-    store = S3WorkStore(bucket, f"{prefix}{step.run}/")
-    files = source_files(sources, Path(tempfile.gettempdir()) / "ags-sources")
-
-    def fetch(name: str) -> Path:
-        return files.local([name]) / name
-
-    result = run_step(step, d.sharded_sync(store), sources, store.location(""), fetch)
-    log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
-    return result
+    return deps.get().sync_step(event)

@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m chalicelib.cli", description=__doc__)
-    groups = parser.add_subparsers(required=True, metavar="tokens|sync|sources")
+    groups = parser.add_subparsers(required=True, metavar="tokens|sync|sync-step|sources")
     tokens = groups.add_parser("tokens", help="create, list and revoke API tokens")
     verbs = tokens.add_subparsers(required=True, metavar="create|list|revoke")
 

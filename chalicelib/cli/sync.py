@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -16,6 +17,7 @@ from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE
 
 MAX_WORKERS = 64
 
@@ -41,6 +43,22 @@ def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--first", action="append", default=[], help="publish this country first (repeatable)"
     )
     parser.set_defaults(run=run)
+    step = groups.add_parser(
+        "sync-step",
+        help=f"run one step of the state machine's sync, the event JSON in {STEP_EVENT_VARIABLE} "
+        "(what its container task runs)",
+    )
+    step.set_defaults(run=run_step)
+
+
+def run_step(args: argparse.Namespace, out: TextIO) -> int:
+    text = os.environ.get(STEP_EVENT_VARIABLE, "")
+    try:
+        event = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigurationError(f"{STEP_EVENT_VARIABLE} is not JSON: {exc.msg}") from exc
+    print(json.dumps(deps.get().sync_step(event)), file=out)
+    return 0
 
 
 def _workers(text: str) -> int:

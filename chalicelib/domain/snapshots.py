@@ -385,17 +385,35 @@ def cell_digest(ordered: Iterable[PublishedAddress]) -> str:
     return digest.hexdigest()
 
 
-class CellDigest:
-    """The hash of one cell's addresses in order, fed one at a time."""
+_DIGEST_MODULUS = 1 << 256
 
-    def __init__(self) -> None:
-        self._digest = hashlib.sha256()
+
+class CellDigest:
+    """A cell's addresses hashed as a multiset: the count and the sum of each address's SHA-256.
+    The order within a cell is a function of its content (the order key ends with the id), so the
+    multiset names the ordered cell too, and the digests of a cell's parts, sorted by different
+    workers, add up to the digest of the whole (`combined`)."""
+
+    def __init__(self, count: int = 0, total: int = 0) -> None:
+        self.count, self.total = count, total
 
     def add(self, address: PublishedAddress) -> None:
-        self._digest.update(json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode())
+        fingerprint = json.dumps(_fingerprint(address), ensure_ascii=False, sort_keys=True).encode()
+        hashed = int.from_bytes(hashlib.sha256(fingerprint).digest(), "big")
+        self.total = (self.total + hashed) % _DIGEST_MODULUS
+        self.count += 1
 
     def hexdigest(self) -> str:
-        return self._digest.hexdigest()
+        return f"{self.count}-{self.total:064x}"
+
+    @classmethod
+    def combined(cls, parts: Iterable[str]) -> str:
+        whole = cls()
+        for part in parts:
+            count, total = part.split("-")
+            whole.count += int(count)
+            whole.total = (whole.total + int(total, 16)) % _DIGEST_MODULUS
+        return whole.hexdigest()
 
 
 def _fingerprint(a: PublishedAddress) -> list[object]:

@@ -19,7 +19,14 @@ from tests.support.sync import MIXED_SOURCES, sync, write_manifest
 # Mixed scripts and levels, plus the overlaps the cross-cell dedupe rules are about: two Monaco
 # extracts (the same OSM objects, some retagged) and Krems (one text on two objects).
 SOURCES_WITH_OVERLAPS = [*MIXED_SOURCES, "osm-monaco-mc", "osm-monaco_2021-mc", "osm-krems-at"]
-TINY = {"per_cell": 700, "claims_per_cell": 2000, "sort_chunk": 300, "shard_rows": 250}
+TINY = {
+    "per_cell": 700,
+    "claims_per_cell": 2000,
+    "sort_chunk": 300,
+    "shard_rows": 250,
+    "part_rows": 400,  # large cells sorted in parts, one of them cut at keys sampled 1 in 3
+    "sample_every": 3,
+}
 
 
 def _sharded(wired: deps.Dependencies, work: Path, manifest: Path, **sizes: int) -> SyncReport:
@@ -37,6 +44,8 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
 ) -> None:
     sharded = _sharded(dependencies, tmp_path / "work", manifest, **TINY)
     assert sharded.ok
+    sorted_parts = LocalWorkStore(tmp_path / "work").read_json("items/sort.json")
+    assert max(item["part"] for item in sorted_parts) >= 2  # some cells were sorted in parts
     target = SyncTarget(manifest=manifest, root=SOURCES)
     expected_report = SyncReport(started_at="")
     collected = collect(

@@ -4,6 +4,7 @@ handler in process (moto's own Lambda would need Docker), on moto's S3 and Dynam
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -17,17 +18,26 @@ from moto.awslambda_simple.models import lambda_simple_backends
 from moto.core.config import DefaultConfig
 
 from chalicelib import deps
+from chalicelib.cli.main import main
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
 from chalicelib.services.sync.report import SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, collect
-from chalicelib.services.sync.state_machine import definition
+from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, definition
 from chalicelib.storage.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings
 from tests.support.fakes import FakeClock
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 SOURCE_IDS = ["nl-countrywide-bag", "osm-andorra-ad", "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]
+# Every shared source is small enough for a Lambda, so the items all take the Choice's default.
+CONTAINER = Container(
+    f"arn:aws:ecs:{REGION}:{ACCOUNT}:cluster/ags",
+    f"arn:aws:ecs:{REGION}:{ACCOUNT}:task-definition/ags-sync-step:1",
+    "sync-step",
+    ("subnet-1",),
+    ("sg-1",),
+)
 MOTO_CONFIG: DefaultConfig = {
     "stepfunctions": {"execute_state_machine": True},
     "lambda": {"use_docker": False},
@@ -75,7 +85,7 @@ def _deploy(function_arn: str) -> str:
     client = boto3.client("stepfunctions", region_name=REGION)
     machine = client.create_state_machine(
         name="ags-sync",
-        definition=json.dumps(definition(function_arn, max_concurrency=4)),
+        definition=json.dumps(definition(function_arn, max_concurrency=4, container=CONTAINER)),
         roleArn=f"arn:aws:iam::{ACCOUNT}:role/ags-sync",
     )
     return str(machine["stateMachineArn"])
@@ -118,3 +128,26 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     second = _run(machine, "sync-2")  # the inputs are unchanged: the Choice state ends it
     assert second["status"] == "SUCCEEDED"
     assert json.loads(second["output"])["current"] is True
+
+
+def test_the_container_entry_point_runs_a_step_from_its_environment(
+    wired: deps.Dependencies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s3 = boto3.client("s3", region_name=REGION)
+    _upload_sources(s3, tmp_path)
+    s3.create_bucket(Bucket="ags-work")
+    monkeypatch.setenv(STEP_EVENT_VARIABLE, json.dumps({"action": "start", "run": "by-hand"}))
+    out = io.StringIO()
+    assert main(["sync-step"], out) == 0
+    assert json.loads(out.getvalue()) == {
+        "run": "by-hand",
+        "current": False,
+        "work": {"bucket": "ags-work", "prefix": "runs/by-hand/"},
+    }
+    bounds = s3.get_object(Bucket="ags-work", Key="runs/by-hand/items/bounds.json")["Body"].read()
+    assert [item["runner"] for item in json.loads(bounds)] == ["lambda", "lambda"]  # two Andorra extracts
+
+    monkeypatch.setenv(STEP_EVENT_VARIABLE, "{not json")
+    assert main(["sync-step"], io.StringIO()) == 2
+    monkeypatch.setenv(STEP_EVENT_VARIABLE, json.dumps({"action": "task", "run": "../up"}))
+    assert main(["sync-step"], io.StringIO()) == 2

@@ -4,7 +4,7 @@ import random
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Stratum, build_snapshot, stratum_of
+from chalicelib.domain.snapshots import CellDigest, Stratum, build_snapshot, cell_digest, stratum_of
 from tests.support.factories import make_address
 
 
@@ -77,6 +77,16 @@ def test_content_decides_the_snapshot_id_not_input_order() -> None:
     random.Random(7).shuffle(shuffled)
     assert build_snapshot("PL", rows).id == build_snapshot("PL", shuffled).id
     assert build_snapshot("PL", rows).id != build_snapshot("PL", rows[:-1]).id
+
+
+def test_a_cell_digest_is_the_sum_of_its_parts_digests_and_changes_with_any_address() -> None:
+    addresses = _addresses()
+    whole = cell_digest(addresses)
+    assert CellDigest.combined([cell_digest(addresses[:7]), cell_digest(addresses[7:])]) == whole
+    assert CellDigest.combined([cell_digest(addresses[30:]), cell_digest(addresses[:30])]) == whole
+    assert cell_digest(addresses[:-1]) != whole
+    assert cell_digest([*addresses[:-1], make_address(record_id="x", number="8")]) != whole
+    assert cell_digest([*addresses, addresses[0]]) != whole  # a multiset: a copy counts
 
 
 def test_location_ids_are_stable_and_parents_link_up() -> None:

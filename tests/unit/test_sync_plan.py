@@ -10,11 +10,14 @@ from chalicelib.services.sync.plan import (
     cell_of_key,
     cell_starts,
     cells_for,
+    is_sampled,
     order_cell_name,
+    part_of,
     shards_of,
+    splitters,
 )
-from chalicelib.services.sync.sharded import STAGES
-from chalicelib.services.sync.state_machine import definition
+from chalicelib.services.sync.sharded import LAMBDA_ROWS, STAGES, runner_for
+from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, definition
 from chalicelib.services.sync.steps import parse_step
 
 
@@ -29,22 +32,44 @@ def test_cells_are_sized_to_bound_a_worker_and_keys_land_in_the_same_cell_every_
     assert cell_of_key("PL|ulica witolda|12|", 7) == cell_of_key("PL|ulica witolda|12|", 7)
     assert {cell_of_key(f"k{i}", 7) for i in range(200)} == set(range(7))
     assert order_cell_name((0, "US-CA")) != order_cell_name((0, "US-CA "))  # no two regions share a file
+    assert order_cell_name((0, "US-CA"), 1) != order_cell_name((0, "US-CA"), 0)
+
+
+def test_a_large_cell_is_cut_into_parts_of_about_the_asked_size_at_its_sampled_quantiles() -> None:
+    sample = [(0, "US-CA", f"{n:04d}") for n in range(0, 1000, 10)]  # 100 of 1,000 keys
+    cuts = splitters(list(reversed(sample)), count=1000, part_rows=250)
+    assert cuts == [(0, "US-CA", "0250"), (0, "US-CA", "0500"), (0, "US-CA", "0750")]
+    parts = [part_of(cuts, (0, "US-CA", f"{n:04d}")) for n in range(1000)]
+    assert parts == sorted(parts)  # parts follow the order, so their prefix sums place them
+    assert [parts.count(p) for p in range(4)] == [250, 250, 250, 250]
+    assert splitters(sample, count=250, part_rows=250) == []  # one task sorts it whole
+    assert splitters([], count=10_000, part_rows=250) == []  # no sample, no cut
+    assert splitters([(1,), (1,), (1,), (2,)], count=4, part_rows=1) == [(1,), (2,)]  # no empty part
+
+
+def test_the_sample_is_a_fixed_share_of_ids_whatever_the_partitioning() -> None:
+    chosen = [i for i in range(10_000) if is_sampled(f"oa-us-{i}", 100)]
+    assert 60 <= len(chosen) <= 140
+    assert chosen == [i for i in range(10_000) if is_sampled(f"oa-us-{i}", 100)]
+    assert all(is_sampled(f"x{i}", 1) for i in range(10))
 
 
 def test_shards_cover_every_ordinal_once_in_snapshot_order() -> None:
     cells = [
         SortedCell((2, "PL-02"), "c", 5, (0, 40, 90, 120)),  # rows 0-1, 2-3, 4
         SortedCell((0, "PL-24"), "b", 2, (0, 70)),
+        SortedCell((0, "PL-02"), "a2", 1, (0, 30), part=1),
         SortedCell((0, "PL-02"), "a", 3, (0, 60, 80)),
     ]
     shards = shards_of(cells, shard_rows=2)
     assert [(s.cell, s.first_ordinal, s.rows, s.start, s.end) for s in shards] == [
         ("a", 0, 2, 0, 60),
         ("a", 2, 1, 60, 80),
-        ("b", 3, 2, 0, 70),
-        ("c", 5, 2, 0, 40),
-        ("c", 7, 2, 40, 90),
-        ("c", 9, 1, 90, 120),
+        ("a2", 3, 1, 0, 30),
+        ("b", 4, 2, 0, 70),
+        ("c", 6, 2, 0, 40),
+        ("c", 8, 2, 40, 90),
+        ("c", 10, 1, 90, 120),
     ]
 
 
@@ -63,6 +88,26 @@ def test_the_state_machine_maps_each_stage_over_its_items_in_s3_then_closes_it()
         assert mapped["ItemReader"]["Resource"] == "arn:aws:states:::s3:getObject"
         assert f"items/{stage}.json" in mapped["ItemReader"]["Parameters"]["Key.$"]
         assert mapped["MaxConcurrency"] == 8
+
+
+def test_items_past_a_lambdas_limits_run_as_a_container_task_when_the_deployment_has_one() -> None:
+    assert (runner_for(LAMBDA_ROWS), runner_for(LAMBDA_ROWS + 1)) == ("lambda", "container")
+    function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
+    container = Container("cluster-arn", "task-arn", "sync-step", ("subnet-a",), ("sg-a",))
+    processor = definition(function, container=container)["States"]["Stage map"]["ItemProcessor"]
+    choice = processor["States"][processor["StartAt"]]
+    assert choice["Default"] == "Task"
+    [marked] = choice["Choices"]
+    assert marked["Next"] == "Container task"
+    assert {"Variable": "$.item.runner", "StringEquals": "container"} in marked["And"]
+    task = processor["States"]["Container task"]
+    assert task["Resource"] == "arn:aws:states:::ecs:runTask.sync"
+    assert task["Parameters"]["LaunchType"] == "FARGATE"
+    [override] = task["Parameters"]["Overrides"]["ContainerOverrides"]
+    assert override["Name"] == "sync-step"
+    assert override["Environment"] == [{"Name": STEP_EVENT_VARIABLE, "Value.$": "States.JsonToString($)"}]
+    alone = definition(function)["States"]["Stage map"]["ItemProcessor"]
+    assert list(alone["States"]) == ["Task"]
 
 
 @pytest.mark.parametrize(

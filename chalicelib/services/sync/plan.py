@@ -1,13 +1,16 @@
 """The arithmetic of a sharded build, as pure functions: how many cells a step's input is split
-into, where each sorted cell starts in its country's order (prefix sums of the cell sizes), and
-the shards the write step takes, each one ranged read of one sorted cell."""
+into, the splitters that cut a large order cell into parts one sort task can finish, where each
+sorted part starts in its country's order (prefix sums of the part sizes), and the shards the
+write step takes, each one ranged read of one sorted part."""
 
 from __future__ import annotations
 
+import bisect
 import math
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from chalicelib.domain.snapshots import CellKey
 
@@ -22,10 +25,31 @@ def cell_of_key(key: str, cells: int) -> int:
     return zlib.crc32(key.encode()) % cells
 
 
-def order_cell_name(key: CellKey) -> str:
-    """A file-safe name for a (stratum, region) cell."""
+def order_cell_name(key: CellKey, part: int = 0) -> str:
+    """A file-safe name for part `part` of a (stratum, region) cell."""
     stratum, region = key
-    return f"{stratum}-{zlib.crc32(region.encode()):08x}-{len(region)}"
+    return f"{stratum}-{zlib.crc32(region.encode()):08x}-{len(region)}-{part:04d}"
+
+
+def is_sampled(address_id: str, every: int) -> bool:
+    """One address in `every`, chosen by its id: the same rows in every run and every partition."""
+    return zlib.crc32(address_id.encode()) % every == 0
+
+
+def splitters(samples: Sequence[Any], count: int, part_rows: int) -> list[Any]:
+    """Order keys that cut a cell of `count` rows into parts of about `part_rows`, read off a
+    sample of its keys at even quantiles; none for a cell one task can sort."""
+    parts = min(cells_for(count, part_rows), len(samples) + 1)
+    if parts <= 1:
+        return []
+    ordered = sorted(samples)
+    cuts = [ordered[len(ordered) * i // parts] for i in range(1, parts)]
+    return [cut for i, cut in enumerate(cuts) if i == 0 or cut != cuts[i - 1]]
+
+
+def part_of(cuts: Sequence[Any], key: Any) -> int:
+    """The part of a cell an order key falls in: part i holds keys in [cuts[i-1], cuts[i])."""
+    return bisect.bisect_right(cuts, key)
 
 
 @dataclass(frozen=True)
@@ -34,6 +58,7 @@ class SortedCell:
     name: str
     count: int
     offsets: tuple[int, ...]  # byte offsets of lines 0, rows, 2·rows… and the end
+    part: int = 0
 
 
 @dataclass(frozen=True)
@@ -59,7 +84,7 @@ def cell_starts(counts: Sequence[int]) -> list[int]:
 
 def shards_of(cells: Sequence[SortedCell], shard_rows: int) -> list[Shard]:
     """Cells in snapshot order, cut every `shard_rows` rows at the offsets their sort recorded."""
-    ordered = sorted(cells, key=lambda c: c.key)
+    ordered = sorted(cells, key=lambda c: (c.key, c.part))
     found = []
     for cell, start in zip(ordered, cell_starts([c.count for c in ordered]), strict=True):
         for index in range(len(cell.offsets) - 1):

@@ -6,11 +6,12 @@ as a Step Functions execution with Lambda workers (`state_machine`).
     bounds   per OSM extract: the administrative boundaries enrichment places rows in
     map      per source group: read, validate, enrich; rows by street cell, OSM objects by object cell
     objects  per object cell: later copies of an OSM object (first claim in read order wins)
-    dedupe   per street cell: the first dedupe round; survivors and their text claims by text cell
+    dedupe   per street cell: the first dedupe round; survivors and their text claims by text cell,
+             a sample of their order keys; its close cuts large order cells into parts (splitters)
     texts    per text cell: the second round, survivors whose full text an earlier place serves
-    route    per street cell: survivors by (country, stratum, region) order cell
-    sort     per order cell: sorted (external merge sort), digested, locations indexed
-    plan     per country: prefix sums place the cells; snapshot id, catalog, shards of the write
+    route    per street cell: survivors by (country, stratum, region) order cell and part
+    sort     per part of an order cell: sorted (external merge sort), digested, locations indexed
+    plan     per country: prefix sums place the parts; snapshot id, catalog, shards of the write
     write    per shard: one ordinal range of pool items
     publish  per country: verify the items written, then the conditional pointer write, then sweep
 
@@ -25,6 +26,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +56,11 @@ from chalicelib.services.sync.plan import (
     cell_of_key,
     cell_starts,
     cells_for,
+    is_sampled,
     order_cell_name,
+    part_of,
     shards_of,
+    splitters,
 )
 from chalicelib.services.sync.publication import (
     CatalogWriter,
@@ -85,8 +90,14 @@ STAGES = ("bounds", "map", "objects", "dedupe", "texts", "route", "sort", "plan"
 ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
 CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
 SORT_CHUNK = 100_000  # rows a sort task holds before it spills a sorted run to disk
+PART_ROWS = 500_000  # rows one sort task takes, about: a few minutes, well inside Lambda's 15
+SAMPLE_EVERY = 1_000  # one kept row in this many gives its order key to the splitters
 SHARD_ROWS = 20_000  # addresses one write task writes
 MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
+# Rows a Lambda task takes in: mapping runs at about 230 µs a row (make bench-sync-scale), so 2 M
+# rows take some 8 of Lambda's 15 minutes. A source group, extract or country above it is marked
+# for a container task (state_machine.Container), which has no time limit.
+LAMBDA_ROWS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,8 @@ class SyncJob:
     text_cells: int
     sort_chunk: int = SORT_CHUNK
     shard_rows: int = SHARD_ROWS
+    part_rows: int = PART_ROWS
+    sample_every: int = SAMPLE_EVERY
 
 
 @dataclass
@@ -119,6 +132,7 @@ class ShardedSync:
     _job: SyncJob | None = field(default=None, repr=False)
     _boundaries: dict[str, list[Boundary]] | None = field(default=None, repr=False)
     _manifest: list[SourceEntry] | None = field(default=None, repr=False)
+    _splitters: dict[tuple[str, CellKey], list[Any]] | None = field(default=None, repr=False)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -153,9 +167,10 @@ class ShardedSync:
             **sizes,
         )
         self.work.write_json("job.json", asdict(job))
-        self._job, self._manifest, self._boundaries = job, None, None
+        self._job, self._manifest, self._boundaries, self._splitters = job, None, None, None
         extracts = [i for i, e in enumerate(entries) if e.format.startswith("osm")]
-        self.work.write_json("items/bounds.json", [{"entry": i} for i in extracts])
+        items = [{"entry": i, "runner": runner_for(entries[i].records)} for i in extracts]
+        self.work.write_json("items/bounds.json", items)
         self.catalog.save_sync_report(self._report(planned=countries).as_dict())
         return job
 
@@ -268,7 +283,22 @@ class ShardedSync:
             claims.setdefault(cell_of_key(claim.text, job.text_cells), []).append(line)
         for text_cell, lines in claims.items():
             self.work.write_lines(f"texts/{text_cell:05d}/{cell:05d}.jsonl", lines)
+        self.work.write_json(f"samples/{cell:05d}.json", self._samples(k.address for k in survivors))
         return _tallies_doc(tallies)
+
+    def _samples(self, kept: Iterator[PublishedAddress]) -> list[list[Any]]:
+        """Per order cell: how many rows this street cell keeps there, and a sample of their keys."""
+        job = self.job
+        counts: Counter[tuple[str, CellKey]] = Counter()
+        keys: dict[tuple[str, CellKey], list[Any]] = {}
+        for address in kept:
+            if address.country not in job.countries:
+                continue
+            place = (address.country, cell_of(address))
+            counts[place] += 1
+            if is_sampled(address.id, job.sample_every):
+                keys.setdefault(place, []).append(order_key(address))
+        return [[country, list(key), n, keys.get((country, key), [])] for (country, key), n in counts.items()]
 
     # -- texts --------------------------------------------------------------------------------
 
@@ -291,33 +321,44 @@ class ShardedSync:
     # -- route --------------------------------------------------------------------------------
 
     def route_cell(self, item: dict[str, Any]) -> dict[str, Any]:
-        job, cell = self.job, int(item["cell"])
+        job, cell, cuts = self.job, int(item["cell"]), self._cuts()
         losers = {
             (s[0], s[1]) for key in self.work.keys(f"same-text/{cell:05d}/") for s in self.work.read_json(key)
         }
         tallies = Tallies()
-        routed: dict[tuple[str, CellKey], list[str]] = {}
+        routed: dict[tuple[str, CellKey, int], list[str]] = {}
         for line in self.work.read_lines(f"kept/{cell:05d}.jsonl"):
             row = _row_of(line)
             if row.seq in losers:
                 leave(tallies, row.family, row.removed, MergeReason.SAME_TEXT)
             elif row.address.country in job.countries:
-                place = (row.address.country, cell_of(row.address))
-                routed.setdefault(place, []).append(json.dumps(dump_address(row.address), ensure_ascii=False))
-        for (country, key), lines in routed.items():
-            self.work.write_lines(f"order/{country}/{order_cell_name(key)}/{cell:05d}.jsonl", lines)
+                country, key = row.address.country, cell_of(row.address)
+                split = cuts.get((country, key))
+                part = part_of(split, order_key(row.address)) if split else 0
+                line = json.dumps(dump_address(row.address), ensure_ascii=False)
+                routed.setdefault((country, key, part), []).append(line)
+        for (country, key, part), lines in routed.items():
+            self.work.write_lines(f"order/{country}/{order_cell_name(key, part)}/{cell:05d}.jsonl", lines)
         return {
             **_tallies_doc(tallies),
-            "cells": sorted([country, list(key)] for country, key in routed),
+            "cells": sorted([country, list(key), part] for country, key, part in routed),
         }
+
+    def _cuts(self) -> dict[tuple[str, CellKey], list[Any]]:
+        if self._splitters is None:
+            self._splitters = {
+                (country, (key[0], key[1])): [_tupled(cut) for cut in cuts]
+                for country, key, cuts in self.work.read_json("splitters.json")
+            }
+        return self._splitters
 
     # -- sort ---------------------------------------------------------------------------------
 
     def sort_cell(self, item: dict[str, Any]) -> dict[str, Any]:
-        """Sort one order cell (external merge sort: memory holds `sort_chunk` rows), then index it
-        as if it started at ordinal 0."""
-        country, key = item["country"], (int(item["key"][0]), str(item["key"][1]))
-        name = order_cell_name(key)
+        """Sort one part of an order cell (external merge sort: memory holds `sort_chunk` rows),
+        then index it as if it started at ordinal 0."""
+        country, key, part = item["country"], (int(item["key"][0]), str(item["key"][1])), int(item["part"])
+        name = order_cell_name(key, part)
         inputs = self.work.keys(f"order/{country}/{name}/")
         digest, index = CellDigest(), LocationIndex()
         stats = _CellStats()
@@ -337,6 +378,7 @@ class ShardedSync:
         return {
             "country": country,
             "key": list(key),
+            "part": part,
             "name": name,
             "digest": digest.hexdigest(),
             "offsets": offsets,
@@ -349,7 +391,7 @@ class ShardedSync:
         """Place the cells (prefix sums), merge their locations, and write the catalog; the pool's
         items are left to the write shards."""
         country = item["country"]
-        cells = sorted(self._sorted_cells(country), key=lambda c: (c["key"][0], c["key"][1]))
+        cells = sorted(self._sorted_cells(country), key=lambda c: (c["key"][0], c["key"][1], c["part"]))
         if not cells:
             return {"country": country, "empty": True, "shards": []}
         starts = cell_starts([c["count"] for c in cells])
@@ -357,7 +399,7 @@ class ShardedSync:
         for cell, start in zip(cells, starts, strict=True):
             part = [load_location(json.loads(line)) for line in self.work.read_lines(cell["locations"])]
             merge_locations(locations, shift_locations(part, start))
-        snapshot_id = content_id(country, [((c["key"][0], c["key"][1]), c["digest"]) for c in cells])
+        snapshot_id = content_id(country, _cell_digests(cells))
         strata = [0, 0, 0, 0]
         for cell in cells:
             strata[cell["key"][0]] += cell["count"]
@@ -386,7 +428,7 @@ class ShardedSync:
             written = self.catalog.put_locations(snapshot_id, published.layout, values)
             written += self.catalog.put_directories(snapshot_id, published.layout, build_directories(values))
             sorted_cells = [
-                SortedCell((c["key"][0], c["key"][1]), c["name"], c["count"], tuple(c["offsets"]))
+                SortedCell((c["key"][0], c["key"][1]), c["name"], c["count"], tuple(c["offsets"]), c["part"])
                 for c in cells
             ]
             shards = shards_of(sorted_cells, self.job.shard_rows)
@@ -442,7 +484,11 @@ class ShardedSync:
 
     def _close_bounds(self) -> None:
         groups = source_order(self._entries(), self.config)
-        self.work.write_json("items/map.json", [{"rank": rank} for rank in range(len(groups))])
+        items = [
+            {"rank": rank, "runner": runner_for(sum(e.records for e in group.entries))}
+            for rank, group in enumerate(groups)
+        ]
+        self.work.write_json("items/map.json", items)
 
     def _close_map(self) -> None:
         self.work.write_json("items/objects.json", [{"cell": c} for c in range(self.job.object_cells)])
@@ -451,17 +497,38 @@ class ShardedSync:
         self.work.write_json("items/dedupe.json", [{"cell": c} for c in range(self.job.street_cells)])
 
     def _close_dedupe(self) -> None:
-        self.work.write_json("items/texts.json", [{"cell": c} for c in range(self.job.text_cells)])
+        """Cut every order cell too large for one sort task at quantiles of its sampled keys."""
+        job = self.job
+        counts: Counter[tuple[str, CellKey]] = Counter()
+        samples: dict[tuple[str, CellKey], list[Any]] = {}
+        for cell in range(job.street_cells):
+            for country, key, count, keys in self.work.read_json(f"samples/{cell:05d}.json"):
+                place = (country, (key[0], key[1]))
+                counts[place] += count
+                samples.setdefault(place, []).extend(_tupled(k) for k in keys)
+        cuts = [
+            [country, list(key), found]
+            for (country, key), count in sorted(counts.items())
+            if (found := splitters(samples[(country, key)], count, job.part_rows))
+        ]
+        self.work.write_json("splitters.json", cuts)
+        self._splitters = None
+        self.work.write_json("items/texts.json", [{"cell": c} for c in range(job.text_cells)])
 
     def _close_texts(self) -> None:
         self.work.write_json("items/route.json", [{"cell": c} for c in range(self.job.street_cells)])
 
     def _close_route(self) -> None:
-        cells = sorted({(c, k[0], k[1]) for d in self._results("route") for c, k in d["cells"]})
-        self.work.write_json("items/sort.json", [{"country": c, "key": [s, r]} for c, s, r in cells])
+        cells = sorted({(c, k[0], k[1], part) for d in self._results("route") for c, k, part in d["cells"]})
+        items = [{"country": c, "key": [s, r], "part": part} for c, s, r, part in cells]
+        self.work.write_json("items/sort.json", items)
 
     def _close_sort(self) -> None:
-        self.work.write_json("items/plan.json", [{"country": c} for c in self.job.countries])
+        rows: Counter[str] = Counter()
+        for done in self._results("sort"):
+            rows[done["country"]] += done["count"]
+        items = [{"country": c, "runner": runner_for(rows[c])} for c in self.job.countries]
+        self.work.write_json("items/plan.json", items)
 
     def _close_plan(self) -> None:
         shards = [
@@ -585,11 +652,17 @@ _CLOSERS: dict[str, Callable[[ShardedSync], None]] = {
 }
 
 
+def runner_for(rows: int) -> str:
+    """Where a task of this many input rows runs: a Lambda, or a container past Lambda's limits."""
+    return "container" if rows > LAMBDA_ROWS else "lambda"
+
+
 def _done_key(stage: str, item: dict[str, Any]) -> str:
     if stage == "write":
         name = f"{item['country']}-{item['shard']['first_ordinal']:012d}"
     elif stage == "sort":
-        name = f"{item['country']}-{order_cell_name((int(item['key'][0]), str(item['key'][1])))}"
+        key = (int(item["key"][0]), str(item["key"][1]))
+        name = f"{item['country']}-{order_cell_name(key, int(item['part']))}"
     else:
         name = str(item.get("country", item.get("cell", item.get("rank", item.get("entry")))))
     return f"done/{stage}/{name}.json"
@@ -671,6 +744,19 @@ def _read_run(path: Path) -> Iterator[PublishedAddress]:
     with path.open(encoding="utf-8") as lines:
         for line in lines:
             yield load_address(json.loads(line))
+
+
+def _cell_digests(parts: list[dict[str, Any]]) -> list[tuple[CellKey, str]]:
+    """The digest of each (stratum, region) cell, from its parts' (which follow one another)."""
+    return [
+        (key, CellDigest.combined(p["digest"] for p in group))
+        for key, group in groupby(parts, key=lambda p: (int(p["key"][0]), str(p["key"][1])))
+    ]
+
+
+def _tupled(doc: Any) -> Any:
+    """An order key read back from JSON: lists to tuples again, so it compares with `order_key`."""
+    return tuple(_tupled(part) for part in doc) if isinstance(doc, list) else doc
 
 
 def _row_line(row: Row) -> str:

@@ -4,10 +4,15 @@ the stage's items (a JSON list in S3, read by the Map's ItemReader) with one Lam
 then the stage's `close` task. The infrastructure deploys this definition as it is built here.
 
 Every Lambda call carries the execution's name as `run`, which names the work prefix all its tasks
-share; tasks are idempotent, so Step Functions may retry any of them."""
+share; tasks are idempotent, so Step Functions may retry any of them.
+
+Items too large for a Lambda's 15 minutes (`"runner": "container"`, see `sharded.runner_for`) run
+as a Fargate task instead, when the deployment gives a `Container`: the same step, started by
+`python -m chalicelib.cli sync-step` with the event in `SYNC_STEP_EVENT`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from chalicelib.services.sync.sharded import STAGES
@@ -25,9 +30,26 @@ _RETRY = [
 ]
 
 
-def definition(function_arn: str, *, max_concurrency: int = 100) -> dict[str, Any]:
+STEP_EVENT_VARIABLE = "SYNC_STEP_EVENT"
+
+
+@dataclass(frozen=True)
+class Container:
+    """The Fargate task that runs the steps a Lambda cannot finish in time."""
+
+    cluster_arn: str
+    task_definition_arn: str
+    container_name: str
+    subnets: tuple[str, ...]
+    security_groups: tuple[str, ...]
+
+
+def definition(
+    function_arn: str, *, max_concurrency: int = 100, container: Container | None = None
+) -> dict[str, Any]:
     """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage (the
-    write stage's is what DynamoDB on-demand absorbs; see the README's plan)."""
+    write stage's is what DynamoDB on-demand absorbs; see the README's plan). `container`: where
+    items marked for a container run; without it every item runs in the Lambda."""
     states: dict[str, Any] = {
         "Start": {
             **_invoke(function_arn, {"action": "start", "run.$": "$$.Execution.Name"}),
@@ -47,7 +69,8 @@ def definition(function_arn: str, *, max_concurrency: int = 100) -> dict[str, An
     }
     for index, stage in enumerate(STAGES):
         following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else "Done"
-        states[_map_name(stage)] = _stage_map(function_arn, stage, max_concurrency, _close_name(stage))
+        processor = _processor(function_arn, container)
+        states[_map_name(stage)] = _stage_map(stage, processor, max_concurrency, _close_name(stage))
         states[_close_name(stage)] = {
             **_invoke(function_arn, {"action": "close", "stage": stage, "run.$": "$.run"}),
             "ResultPath": None,
@@ -61,7 +84,7 @@ def definition(function_arn: str, *, max_concurrency: int = 100) -> dict[str, An
     }
 
 
-def _stage_map(function_arn: str, stage: str, max_concurrency: int, following: str) -> dict[str, Any]:
+def _stage_map(stage: str, processor: dict[str, Any], max_concurrency: int, following: str) -> dict[str, Any]:
     return {
         "Type": "Map",
         "ItemReader": {
@@ -75,12 +98,63 @@ def _stage_map(function_arn: str, stage: str, max_concurrency: int, following: s
         "ItemSelector": {"action": "task", "stage": stage, "run.$": "$.run", "item.$": "$$.Map.Item.Value"},
         "ItemProcessor": {
             "ProcessorConfig": {"Mode": "DISTRIBUTED", "ExecutionType": "STANDARD"},
-            "StartAt": "Task",
-            "States": {"Task": {**_invoke(function_arn, None), "ResultPath": None, "End": True}},
+            **processor,
         },
         "MaxConcurrency": max_concurrency,
         "ResultPath": None,  # each task records its result in S3; the state's payload stays small
         "Next": following,
+    }
+
+
+def _processor(function_arn: str, container: Container | None) -> dict[str, Any]:
+    """One item's states: the Lambda task, or a choice between it and the container task."""
+    task = {**_invoke(function_arn, None), "ResultPath": None, "End": True}
+    if container is None:
+        return {"StartAt": "Task", "States": {"Task": task}}
+    marked = [
+        {"Variable": "$.item.runner", "IsPresent": True},
+        {"Variable": "$.item.runner", "StringEquals": "container"},
+    ]
+    return {
+        "StartAt": "Runner?",
+        "States": {
+            "Runner?": {
+                "Type": "Choice",
+                "Choices": [{"And": marked, "Next": "Container task"}],
+                "Default": "Task",
+            },
+            "Task": task,
+            "Container task": {**_run_task(container), "ResultPath": None, "End": True},
+        },
+    }
+
+
+def _run_task(container: Container) -> dict[str, Any]:
+    """ECS RunTask, waiting for the task to stop (`.sync`); the step records its own result."""
+    return {
+        "Type": "Task",
+        "Resource": "arn:aws:states:::ecs:runTask.sync",
+        "Parameters": {
+            "LaunchType": "FARGATE",
+            "Cluster": container.cluster_arn,
+            "TaskDefinition": container.task_definition_arn,
+            "NetworkConfiguration": {
+                "AwsvpcConfiguration": {
+                    "Subnets": list(container.subnets),
+                    "SecurityGroups": list(container.security_groups),
+                    "AssignPublicIp": "DISABLED",
+                }
+            },
+            "Overrides": {
+                "ContainerOverrides": [
+                    {
+                        "Name": container.container_name,
+                        "Environment": [{"Name": STEP_EVENT_VARIABLE, "Value.$": "States.JsonToString($)"}],
+                    }
+                ]
+            },
+        },
+        "Retry": _RETRY,
     }
 
 
