@@ -24,6 +24,9 @@ class TableSettings(BaseModel):
     max_retry_attempts: int = 2
 
 
+MIN_CURSOR_SECRET = 32
+
+
 class Settings(BaseModel):
     """Everything the service reads from its environment."""
 
@@ -53,7 +56,12 @@ class Settings(BaseModel):
     log_level: str = "INFO"
     # Signs location paging cursors (HMAC-SHA256); every Lambda of a stage must share it. Unset:
     # the paged endpoints answer 503 rather than hand out cursors another Lambda would refuse.
-    cursor_secret: SecretStr | None = Field(default=None, min_length=32)
+    cursor_secret: SecretStr | None = Field(default=None, min_length=MIN_CURSOR_SECRET)
+    # In AWS: the Secrets Manager secret holding it instead, read once per process at cold start,
+    # so the key is in neither the template nor the environment. CURSOR_SECRET wins when both are set.
+    cursor_secret_arn: str | None = Field(
+        default=None, pattern=r"^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:"
+    )
     # The DB-IP Lite City files: a directory, or s3://bucket/prefix copied to /tmp at first use.
     # Unset: client context and ip-region generation answer 503.
     ip_database: str | None = None
@@ -80,6 +88,7 @@ _ENV_NAMES = {
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "log_level": "LOG_LEVEL",
     "cursor_secret": "CURSOR_SECRET",
+    "cursor_secret_arn": "CURSOR_SECRET_ARN",
     "ip_database": "IP_DATABASE",
     "trusted_proxy_hops": "TRUSTED_PROXY_HOPS",
 }

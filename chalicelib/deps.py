@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
-from chalicelib.config import Settings, get_settings
-from chalicelib.errors import NotConfigured
+from chalicelib.config import MIN_CURSOR_SECRET, Settings, get_settings
+from chalicelib.errors import ConfigurationError, NotConfigured
 from chalicelib.logs import log_event
 from chalicelib.reference.pool_config import PoolConfig, load_pool_config
 from chalicelib.services.auth import CachedTokens
@@ -126,12 +126,23 @@ def build(
         snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
         catalog=CachedCatalog(stores.catalog),
         directories=CachedDirectories(stores.catalog),
-        cursors=CursorSigner(settings.cursor_secret.get_secret_value().encode())
-        if settings.cursor_secret
-        else None,
+        cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         pool_config=pool_config or load_pool_config(),
     )
+
+
+def _cursor_signer(settings: Settings) -> CursorSigner | None:
+    if settings.cursor_secret:
+        return CursorSigner(settings.cursor_secret.get_secret_value().encode())
+    if settings.cursor_secret_arn:
+        from chalicelib.storage.secrets import read_secret
+
+        secret = read_secret(settings.cursor_secret_arn, settings.aws_region)
+        if len(secret) < MIN_CURSOR_SECRET:
+            raise ConfigurationError(f"the cursor secret must be at least {MIN_CURSOR_SECRET} characters")
+        return CursorSigner(secret.encode())
+    return None
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,11 @@ import logging
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError
+from pynamodb.attributes import TTLAttribute
 from pynamodb.exceptions import PynamoDBException
 from pynamodb.models import Model
 
@@ -111,6 +113,23 @@ def ensure_table(model: type[Model]) -> bool:
 Item = TypeVar("Item", bound=Model)
 
 
+@dataclass(frozen=True)
+class KeyAttribute:
+    name: str
+    type: str  # DynamoDB's scalar type: S, N or B
+
+
+@dataclass(frozen=True)
+class TableSchema:
+    """What infrastructure code must create for a store: read off its model, so the key formats'
+    one home also names the keys."""
+
+    name: str
+    partition_key: KeyAttribute
+    sort_key: KeyAttribute | None
+    ttl_attribute: str | None
+
+
 class TableStore(Generic[Item]):
     """What every table module's store shares: its bound model, table creation, the readiness ping."""
 
@@ -124,3 +143,10 @@ class TableStore(Generic[Item]):
 
     def ping(self) -> None:
         ping(self._model)
+
+    def schema(self) -> TableSchema:
+        attributes = self._model.get_attributes().values()
+        [partition] = [KeyAttribute(a.attr_name, a.attr_type) for a in attributes if a.is_hash_key]
+        sorts = [KeyAttribute(a.attr_name, a.attr_type) for a in attributes if a.is_range_key]
+        ttls = [a.attr_name for a in attributes if isinstance(a, TTLAttribute)]
+        return TableSchema(self.table_name, partition, sorts[0] if sorts else None, ttls[0] if ttls else None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.attributes import NumberAttribute, TTLAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import UpdateError
 from pynamodb.models import Model
 
@@ -30,7 +30,7 @@ class _TokenItem(Model):
     created_at = UTCDateTimeAttribute()
     expires_at = UTCDateTimeAttribute()
     revoked_at = UTCDateTimeAttribute(null=True)
-    purge_at = NumberAttribute()
+    purge_at = TTLAttribute()  # the table's TTL attribute: DynamoDB deletes the item after it
 
 
 def _pk(token_id: str) -> str:
@@ -68,7 +68,7 @@ class TokenStore(TableStore[_TokenItem]):
             created_at=token.created_at,
             expires_at=token.expires_at,
             revoked_at=token.revoked_at,
-            purge_at=int((token.expires_at + _KEEP_AFTER_EXPIRY).timestamp()),
+            purge_at=token.expires_at + _KEEP_AFTER_EXPIRY,
         )
         with storage_errors(self.table_name):
             item.save(condition=self._model.pk.does_not_exist())
