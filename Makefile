@@ -11,10 +11,15 @@ EXPIRES ?= 30d
 LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
+CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
+STAGE ?= dev
+# jsii (the CDK's Python bridge to its JavaScript) warns on every call that Node 20, what Debian
+# ships here, is past its end of life; it still works, and the warning would bury the output.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run token test lint typecheck pytest clean bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
+.PHONY: install run token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
 
-$(PY_STAMP): requirements.txt requirements-dev.txt
+$(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
@@ -47,7 +52,28 @@ pytest: install
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) infra/local/node_modules .dev .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) infra/local/node_modules infra/aws/cli/node_modules infra/cdk.out infra/chalice.out \
+		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
+
+## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS
+## credentials, the app's code packaged without its requirements (PACKAGE=full for the real one).
+synth: install
+	$(BIN)/python -m infra.aws.app $(if $(filter full,$(PACKAGE)),,--stub-package)
+
+## The real deployment package of $(STAGE) (chalice package: requirements for Lambda's platform).
+package: $(PY_STAMP)
+	rm -rf infra/package/$(STAGE)
+	$(BIN)/chalice package --stage $(STAGE) infra/package/$(STAGE)
+	$(BIN)/python -m infra.aws.package_size infra/package/$(STAGE)/deployment.zip
+
+$(CDK_CLI_STAMP): infra/aws/cli/package.json infra/aws/cli/package-lock.json
+	npm ci --prefix infra/aws/cli --no-audit --no-fund --loglevel=error
+	@touch $@
+
+## Needs AWS credentials and a bootstrapped account (cdk bootstrap); not run by CI.
+deploy: install $(CDK_CLI_STAMP)
+	$(BIN)/python -m infra.aws.app --stage $(STAGE) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),)
+	infra/aws/cli/node_modules/.bin/cdk deploy --app infra/cdk.out --require-approval broadening $(STAGE)
 
 ## Benchmarks (print ratios; never part of the pass/fail of make test).
 bench: install

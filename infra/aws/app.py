@@ -1,0 +1,48 @@
+"""`python -m infra.aws.app [--stub-package]`: synthesize one template per stage into
+infra/cdk.out, offline: no AWS account or credentials are read."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+import aws_cdk as cdk
+from cdk_nag import AwsSolutionsChecks
+
+from infra.aws.nag import acknowledge
+from infra.aws.service import Artifacts, ServiceStack
+from infra.aws.stages import STAGES
+
+INFRA_DIR = Path(__file__).resolve().parents[1]
+OUT_DIR = INFRA_DIR / "cdk.out"
+IP_DATABASE = INFRA_DIR / "local" / "node_modules" / "@ip-location-db" / "dbip-city-mmdb"
+
+
+def build(out_dir: Path, artifacts: Artifacts, stages: list[str] | None = None) -> cdk.App:
+    """The CDK app with its stacks and the AWS Solutions checks, not yet synthesized."""
+    app = cdk.App(outdir=str(out_dir))
+    for name in stages or list(STAGES):
+        acknowledge(ServiceStack(app, STAGES[name], artifacts))
+    cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))
+    return app
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--stub-package", action="store_true", help="package the app's code only (no pip)")
+    parser.add_argument(
+        "--stage", action="append", choices=sorted(STAGES), help="only this stage (repeatable)"
+    )
+    parser.add_argument("--alarm-email", help="subscribe this address to the alarms topic")
+    args = parser.parse_args()
+    os.chdir(INFRA_DIR)  # Chalice's construct packages into ./chalice.out
+    artifacts = Artifacts(
+        stub_package=args.stub_package, ip_database=IP_DATABASE, alarm_email=args.alarm_email
+    )
+    build(OUT_DIR, artifacts, args.stage).synth()
+    print(f"templates in {OUT_DIR}: " + ", ".join(sorted(p.name for p in OUT_DIR.glob("*.template.json"))))
+
+
+if __name__ == "__main__":
+    main()

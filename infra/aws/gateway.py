@@ -1,0 +1,100 @@
+"""API Gateway's own answers in the service's error shape, the stage's throttling defaults and its
+JSON access logs. The REST API itself is the one `chalice package` defines."""
+
+from __future__ import annotations
+
+import json
+
+from aws_cdk import CfnResource, RemovalPolicy
+from aws_cdk import aws_apigateway as apigateway
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from infra.aws.stages import Stage
+
+# (response type, status, code, message). API Gateway answers an unknown path or method itself,
+# with 403 "Missing Authentication Token"; the service calls it what it is: 404, INVALID_REQUEST
+# (the interface's codes have no NOT_FOUND; ADDRESS_NOT_FOUND and NO_POOL_COVERAGE mean data).
+RESPONSES = (
+    ("MISSING_AUTHENTICATION_TOKEN", "404", "INVALID_REQUEST", "no such path or method under /api/v1"),
+    ("THROTTLED", "429", "RATE_LIMITED", "the API's request rate is exceeded; retry after the time given"),
+    ("REQUEST_TOO_LARGE", "413", "INVALID_REQUEST", "the request body is too large"),
+    ("DEFAULT_4XX", None, "INVALID_REQUEST", "the request was refused before reaching the service"),
+    ("DEFAULT_5XX", None, "SERVICE_UNAVAILABLE", "the service could not answer; retry later"),
+)
+ACCESS_LOG_FIELDS = {
+    "requestId": "$context.requestId",
+    "time": "$context.requestTime",
+    "method": "$context.httpMethod",
+    "path": "$context.resourcePath",  # the route template: no query string, so no parameters
+    "status": "$context.status",
+    "latencyMs": "$context.responseLatency",
+    "integrationStatus": "$context.integration.status",
+    "errorType": "$context.error.responseType",
+    "sourceIp": "$context.identity.sourceIp",
+    "userAgent": "$context.identity.userAgent",
+}
+
+
+class Gateway(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        stage: Stage,
+        rest_api: CfnResource,
+        removal: RemovalPolicy,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        for response_type, status, code, message in RESPONSES:
+            body = {"error": {"code": code, "message": message, "requestId": "$context.requestId"}}
+            headers = {"gatewayresponse.header.Content-Type": "'application/json'"}
+            if code == "RATE_LIMITED":
+                headers["gatewayresponse.header.Retry-After"] = "'60'"
+            apigateway.CfnGatewayResponse(
+                self,
+                response_type,
+                rest_api_id=rest_api.ref,
+                response_type=response_type,
+                status_code=status,
+                response_parameters=headers,
+                response_templates={"application/json": json.dumps(body)},
+            )
+        self.access_logs = logs.LogGroup(
+            self,
+            "AccessLogs",
+            retention=logs.RetentionDays.THREE_MONTHS if stage.production else logs.RetentionDays.ONE_MONTH,
+            removal_policy=removal,
+        )
+        rest_api.add_property_override(
+            "AccessLogSetting",
+            {"DestinationArn": self.access_logs.log_group_arn, "Format": json.dumps(ACCESS_LOG_FIELDS)},
+        )
+        rest_api.add_property_override(
+            "MethodSettings",
+            [
+                {
+                    "ResourcePath": "/*",
+                    "HttpMethod": "*",
+                    "ThrottlingRateLimit": stage.throttle_rate,
+                    "ThrottlingBurstLimit": stage.throttle_burst,
+                    "MetricsEnabled": True,
+                }
+            ],
+        )
+        rest_api.add_property_override("TracingEnabled", True)
+        # API Gateway writes access logs through the region's account-level role.
+        role = iam.Role(
+            self,
+            "CloudWatchRole",
+            assumed_by=iam.ServicePrincipal("apigateway.amazonaws.com"),
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name(
+                    "service-role/AmazonAPIGatewayPushToCloudWatchLogs"
+                )
+            ],
+        )
+        account = apigateway.CfnAccount(self, "Account", cloud_watch_role_arn=role.role_arn)
+        rest_api.node.add_dependency(account)

