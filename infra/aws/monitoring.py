@@ -43,62 +43,61 @@ class Monitoring(Construct):
         )
         if alarm_email:
             self.topic.add_subscription(subscriptions.EmailSubscription(alarm_email))
+        self.alarms: list[cloudwatch.Alarm] = []
+        api = self._api_alarms(api_name)
+        lambdas = self._lambda_alarms(functions)
+        throttles = self._table_alarms(tables)
+        sync = self._sync_alarms(state_machine)
+        self.dashboard = cloudwatch.Dashboard(self, "Dashboard", dashboard_name=f"{stage.prefix}-service")
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(title="API requests and 5XX", left=api[:2], right=[api[2]], width=12),
+            cloudwatch.GraphWidget(title="API latency p99 (ms)", left=[api[3]], width=12),
+        )
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(title="Lambda errors and throttles", left=lambdas, width=12),
+            cloudwatch.GraphWidget(title="DynamoDB throttle events", left=throttles, width=12),
+        )
+        self.dashboard.add_widgets(
+            cloudwatch.GraphWidget(title="Sync executions per day", left=sync, width=12),
+            cloudwatch.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=12),
+        )
+
+    def _api_alarms(self, api_name: str) -> list[cloudwatch.IMetric]:
+        """Requests, 5XX, their rate (alarmed) and p99 latency."""
         api = {"ApiName": api_name, "Stage": "api"}
-        requests = cloudwatch.Metric(
-            namespace="AWS/ApiGateway",
-            metric_name="Count",
-            dimensions_map=api,
-            statistic="Sum",
-            period=FIVE_MINUTES,
-        )
-        errors = cloudwatch.Metric(
-            namespace="AWS/ApiGateway",
-            metric_name="5XXError",
-            dimensions_map=api,
-            statistic="Sum",
-            period=FIVE_MINUTES,
-        )
-        latency = cloudwatch.Metric(
-            namespace="AWS/ApiGateway",
-            metric_name="Latency",
-            dimensions_map=api,
-            statistic="p99",
-            period=FIVE_MINUTES,
-        )
+        requests = _metric("AWS/ApiGateway", "Count", api)
+        errors = _metric("AWS/ApiGateway", "5XXError", api)
         error_rate = cloudwatch.MathExpression(
             expression="IF(requests > 0, errors / requests, 0)",
             using_metrics={"errors": errors, "requests": requests},
             label="5XX rate",
             period=FIVE_MINUTES,
         )
-        self.alarms: list[cloudwatch.Alarm] = []
-        self._alarm(
-            "Api5xxRate", error_rate, API_5XX_RATE, periods=3, what="API 5XX responses above 1% of requests"
-        )
-        lambda_metrics = []
+        what = "API 5XX responses above 1% of requests"
+        self._alarm("Api5xxRate", error_rate, API_5XX_RATE, periods=3, what=what)
+        return [requests, errors, error_rate, _metric("AWS/ApiGateway", "Latency", api, "p99")]
+
+    def _lambda_alarms(self, functions: dict[str, str]) -> list[cloudwatch.IMetric]:
+        metrics: list[cloudwatch.IMetric] = []
         for name, function_name in functions.items():
-            dimensions = {"FunctionName": function_name}
             for metric_name in ("Errors", "Throttles"):
-                metric = cloudwatch.Metric(
-                    namespace="AWS/Lambda",
-                    metric_name=metric_name,
-                    dimensions_map=dimensions,
-                    statistic="Sum",
-                    period=FIVE_MINUTES,
-                )
+                metric = _metric("AWS/Lambda", metric_name, {"FunctionName": function_name})
                 self._alarm(
                     f"{name}{metric_name}", metric, 0, periods=1, what=f"{name} Lambda {metric_name.lower()}"
                 )
-                lambda_metrics.append(metric)
-        throttles = [_throttle_events(table) for table in tables]
-        for table, events in zip(tables, throttles, strict=True):
-            self._alarm(
-                f"{table.node.id}Throttles",
-                events,
-                0,
-                periods=1,
-                what=f"DynamoDB throttled requests on {table.node.id}",
-            )
+                metrics.append(metric)
+        return metrics
+
+    def _table_alarms(self, tables: list[dynamodb.Table]) -> list[cloudwatch.IMetric]:
+        throttles: list[cloudwatch.IMetric] = []
+        for table in tables:
+            events = _throttle_events(table)
+            what = f"DynamoDB throttled requests on {table.node.id}"
+            self._alarm(f"{table.node.id}Throttles", events, 0, periods=1, what=what)
+            throttles.append(events)
+        return throttles
+
+    def _sync_alarms(self, state_machine: sfn.StateMachine) -> list[cloudwatch.IMetric]:
         self._alarm(
             "SyncFailed",
             state_machine.metric_failed(period=FIVE_MINUTES),
@@ -107,33 +106,9 @@ class Monitoring(Construct):
             what="a sync execution failed",
         )
         succeeded = state_machine.metric_succeeded(period=Duration.days(1), statistic="Sum")
-        self._alarm(
-            "NoRecentSync",
-            succeeded,
-            1,
-            periods=SYNC_DAYS,
-            what=f"no successful sync in {SYNC_DAYS} days",
-            below=True,
-        )
-        self.dashboard = cloudwatch.Dashboard(self, "Dashboard", dashboard_name=f"{stage.prefix}-service")
-        self.dashboard.add_widgets(
-            cloudwatch.GraphWidget(
-                title="API requests and 5XX", left=[requests, errors], right=[error_rate], width=12
-            ),
-            cloudwatch.GraphWidget(title="API latency p99 (ms)", left=[latency], width=12),
-        )
-        self.dashboard.add_widgets(
-            cloudwatch.GraphWidget(title="Lambda errors and throttles", left=lambda_metrics, width=12),
-            cloudwatch.GraphWidget(title="DynamoDB throttled requests", left=throttles, width=12),
-        )
-        self.dashboard.add_widgets(
-            cloudwatch.GraphWidget(
-                title="Sync executions",
-                left=[succeeded, state_machine.metric_failed(period=Duration.days(1), statistic="Sum")],
-                width=12,
-            ),
-            cloudwatch.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=12),
-        )
+        what = f"no successful sync in {SYNC_DAYS} days"
+        self._alarm("NoRecentSync", succeeded, 1, periods=SYNC_DAYS, what=what, below=True)
+        return [succeeded, state_machine.metric_failed(period=Duration.days(1), statistic="Sum")]
 
     def _alarm(
         self,
@@ -174,5 +149,17 @@ def _throttle_events(table: dynamodb.Table) -> cloudwatch.MathExpression:
             f"writes_{name}": table.metric("WriteThrottleEvents", statistic="Sum", period=FIVE_MINUTES),
         },
         label=f"{table.node.id} throttle events",
+        period=FIVE_MINUTES,
+    )
+
+
+def _metric(
+    namespace: str, name: str, dimensions: dict[str, str], statistic: str = "Sum"
+) -> cloudwatch.Metric:
+    return cloudwatch.Metric(
+        namespace=namespace,
+        metric_name=name,
+        dimensions_map=dimensions,
+        statistic=statistic,
         period=FIVE_MINUTES,
     )

