@@ -58,18 +58,32 @@ def acknowledge(stack: ServiceStack) -> ServiceStack:
             )
         ],
     )
+    sources = "GetObject of the source files the acquisition stores under this prefix"
+    work = "a sync run's intermediate files, named per run and task under this prefix"
+    sync_objects = [_objects_why(stack, "sources/", sources), _objects_why(stack, "sync-work/", work)]
+    suppress(stack, f"{path}/SyncStepRole/DefaultPolicy/Resource", sync_objects)
+    suppress(stack, f"{path}/SyncTask/Task/TaskRole/DefaultPolicy/Resource", sync_objects)
     suppress(
         stack,
-        f"{path}/SyncStepRole/DefaultPolicy/Resource",
+        f"{path}/SyncTask/Task/Resource",
         [
-            _objects_why(
-                stack, "sources/", "GetObject of the source files the acquisition stores under this prefix"
-            ),
-            _objects_why(
-                stack,
-                "sync-work/",
-                "a sync run's intermediate files, named per run and task under this prefix",
-            ),
+            _why(
+                "AwsSolutions-ECS2",
+                "the variables are the sync_step Lambda's non-secret settings (table names, bucket "
+                "locations, the stage); the task is given no secret",
+            )
+        ],
+    )
+    suppress(
+        stack,
+        f"{path}/SyncTask/Task/ExecutionRole/DefaultPolicy/Resource",
+        [
+            NagPackSuppression(
+                id="AwsSolutions-IAM5",
+                reason="ecr:GetAuthorizationToken takes no resource ARN (AWS requires '*'); pulls are "
+                "granted on the image's repository only",
+                applies_to=["Resource::*"],
+            )
         ],
     )
     machine_runs = (
@@ -84,9 +98,14 @@ def acknowledge(stack: ServiceStack) -> ServiceStack:
                 id="AwsSolutions-IAM5",
                 reason="X-Ray trace writes and CloudWatch Logs delivery for Step Functions take no "
                 "resource ARN (AWS requires '*'); the Distributed Map's child executions are named at "
-                "run time, under this state machine only; its ItemReader reads the run's item lists under "
-                "the work prefix",
-                applies_to=["Resource::*", machine_runs, _objects(stack, "sync-work/")],
+                "run time, under this state machine only, as are the container tasks it runs, in its "
+                "cluster only; its ItemReader reads the run's item lists under the work prefix",
+                applies_to=[
+                    "Resource::*",
+                    machine_runs,
+                    _objects(stack, "sync-work/"),
+                    _cluster_tasks(stack),
+                ],
             )
         ],
     )
@@ -136,3 +155,8 @@ def _why(rule: str, reason: str) -> NagPackSuppression:
 
 def _objects_why(stack: ServiceStack, prefix: str, reason: str) -> NagPackSuppression:
     return NagPackSuppression(id="AwsSolutions-IAM5", reason=reason, applies_to=[_objects(stack, prefix)])
+
+
+def _cluster_tasks(stack: ServiceStack) -> str:
+    cluster = stack.resolve(stack.sync_task.cluster.node.default_child.logical_id)  # type: ignore[union-attr]
+    return f"Resource::arn:<AWS::Partition>:ecs:<AWS::Region>:<AWS::AccountId>:task/<{cluster}>/*"

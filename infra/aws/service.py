@@ -17,8 +17,9 @@ from chalicelib.services.sync.state_machine import definition
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
 from infra.aws.gateway import Gateway
 from infra.aws.monitoring import Monitoring
-from infra.aws.package import ChaliceApp
+from infra.aws.package import PROJECT_DIR, ChaliceApp
 from infra.aws.stages import Stage
+from infra.aws.sync_task import SyncTask
 
 # The logical ids `chalice package` gives the app's functions in its SAM template.
 API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
@@ -67,6 +68,9 @@ class ServiceStack(Stack):
             },
             stub=artifacts.stub_package,
         )
+        self.sync_task = SyncTask(
+            self, "SyncTask", environment=self._task_environment(), removal=self.data.removal
+        )
         self.state_machine_name = f"{stage.prefix}-sync"
         self.state_machine = self._state_machine()
         self._wire_functions()
@@ -108,9 +112,19 @@ class ServiceStack(Stack):
             "SYNC_WORK": data.location(WORK_PREFIX),
         }
 
+    def _task_environment(self) -> dict[str, str]:
+        """The sync_step Lambda's settings (.chalice/config.json's and the stack's)."""
+        config = json.loads((PROJECT_DIR / ".chalice" / "config.json").read_text())
+        return {
+            **config["environment_variables"],
+            **config["stages"][self.stage.name]["environment_variables"],
+            **self._environment(),
+        }
+
     def _state_machine(self) -> sfn.StateMachine:
         step_arn = self.app.get_resource(STEP_FUNCTION).get_att("Arn").to_string()
-        body = definition(step_arn, max_concurrency=self.stage.sync_concurrency)
+        container = self.sync_task.container()
+        body = definition(step_arn, max_concurrency=self.stage.sync_concurrency, container=container)
         machine = sfn.StateMachine(
             self,
             "Sync",
@@ -153,6 +167,7 @@ class ServiceStack(Stack):
             )
         )
         machine.add_to_role_policy(_objects(["s3:GetObject"], self.data, WORK_PREFIX))  # the Maps' ItemReader
+        self.sync_task.grant_run(machine)
         return machine
 
     def _wire_functions(self) -> None:
@@ -195,17 +210,19 @@ class ServiceStack(Stack):
             actions=["s3:GetObject"], resources=[data.bucket.arn_for_objects(JAPAN_POST_KEY)]
         )
         api.add_to_policy(japan_post)  # kana readings (translation)
-        step.add_to_policy(japan_post)  # one-code neighbourhoods' postcodes (the sync)
-        step.add_to_policy(iam.PolicyStatement(actions=[*reads, *writes], resources=served))
-        step.add_to_policy(_objects(["s3:GetObject"], data, SOURCES_PREFIX))
-        step.add_to_policy(_objects(["s3:GetObject", "s3:PutObject", "s3:DeleteObject"], data, WORK_PREFIX))
-        step.add_to_policy(
-            iam.PolicyStatement(
-                actions=["s3:ListBucket"],  # a run's keys() under its own prefix, and the sources' ETags
-                resources=[data.bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": [f"{SOURCES_PREFIX}*", f"{WORK_PREFIX}*"]}},
+        for runner in (step, self.sync_task.role):  # the sync_step Lambda, and its container task
+            runner.add_to_principal_policy(japan_post)  # one-code neighbourhoods' postcodes (the sync)
+            runner.add_to_principal_policy(iam.PolicyStatement(actions=[*reads, *writes], resources=served))
+            runner.add_to_principal_policy(_objects(["s3:GetObject"], data, SOURCES_PREFIX))
+            work = ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]
+            runner.add_to_principal_policy(_objects(work, data, WORK_PREFIX))
+            runner.add_to_principal_policy(
+                iam.PolicyStatement(
+                    actions=["s3:ListBucket"],  # a run's keys() under its own prefix, the sources' ETags
+                    resources=[data.bucket.bucket_arn],
+                    conditions={"StringLike": {"s3:prefix": [f"{SOURCES_PREFIX}*", f"{WORK_PREFIX}*"]}},
+                )
             )
-        )
         self.state_machine.grant_start_execution(roles[SYNC_FUNCTION])
 
 

@@ -138,6 +138,21 @@ def test_the_schedule_starts_the_state_machine_built_from_the_repos_definition(s
     for stage in SYNC_STAGES:
         assert f"Stage {stage}" in text
     assert machine["Properties"]["TracingConfiguration"] == {"Enabled": True}
+    assert "arn:aws:states:::ecs:runTask.sync" in text  # items past a Lambda's limits: the task
+
+
+def test_the_container_task_runs_the_sync_step_with_the_lambdas_settings(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    [task] = _resources(template, "AWS::ECS::TaskDefinition").values()
+    [container] = task["Properties"]["ContainerDefinitions"]
+    variables = {v["Name"]: v["Value"] for v in container["Environment"]}
+    step = _resources(template, "AWS::Serverless::Function")[STEP_FUNCTION]["Properties"]
+    assert variables == step["Environment"]["Variables"]
+    assert task["Properties"]["RequiresCompatibilities"] == ["FARGATE"]
+    assert task["Properties"]["EphemeralStorage"] == {"SizeInGiB": 100}
+    template.resource_count_is("AWS::EC2::NatGateway", 0)  # no hourly network cost
+    groups = _resources(template, "AWS::EC2::SecurityGroup")
+    assert all(not g["Properties"].get("SecurityGroupIngress") for g in groups.values())
 
 
 def test_least_privilege_the_api_reads_data_and_only_the_sync_step_writes_it(stack: ServiceStack) -> None:

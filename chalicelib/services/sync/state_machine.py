@@ -42,6 +42,7 @@ class Container:
     container_name: str
     subnets: tuple[str, ...]
     security_groups: tuple[str, ...]
+    public_ip: bool = False  # public subnets without a NAT gateway need one to reach ECR and S3
 
 
 def definition(
@@ -142,7 +143,7 @@ def _run_task(container: Container) -> dict[str, Any]:
                 "AwsvpcConfiguration": {
                     "Subnets": list(container.subnets),
                     "SecurityGroups": list(container.security_groups),
-                    "AssignPublicIp": "DISABLED",
+                    "AssignPublicIp": "ENABLED" if container.public_ip else "DISABLED",
                 }
             },
             "Overrides": {
