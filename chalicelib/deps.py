@@ -28,9 +28,16 @@ from chalicelib.storage.ip_database import MmdbIpDatabase
 from chalicelib.storage.tables import Stores, build_stores
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from chalicelib.services.sync.acquisition import Acquisition
     from chalicelib.services.sync.run import PoolSync
     from chalicelib.services.sync.sharded import ShardedSync
+    from chalicelib.sources.manifest import SourceEntry
     from chalicelib.storage.sync_work import WorkStore
+
+# What a Lambda's acquisition fetches at most: its /tmp is 10 GB (larger files: `sources fetch`).
+LAMBDA_FETCH_BYTES = 9 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -99,9 +106,28 @@ class Dependencies:
         def fetch(name: str) -> Path:
             return files.local([name]) / name
 
-        result = run_step(step, self.sharded_sync(store), sources, store.location(""), fetch)
+        result = run_step(
+            step, self.sharded_sync(store), sources, store.location(""), fetch, self._acquirer(sources)
+        )
         log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
         return result
+
+    def _acquirer(self, sources: str) -> Callable[[SourceEntry], Acquisition]:
+        """One entry's file from its publisher into the S3 source store, as large as a Lambda's
+        /tmp holds."""
+        from chalicelib.services.sync.acquisition import acquire
+        from chalicelib.sources.upstream import FetchPolicy, fetch
+        from chalicelib.storage.source_store import S3SourceStore
+        from chalicelib.storage.sync_work import split_s3_url
+
+        store = S3SourceStore(*split_s3_url(sources))
+        download = partial(fetch, policy=FetchPolicy(max_bytes=LAMBDA_FETCH_BYTES))
+
+        def acquire_one(entry: SourceEntry) -> Acquisition:
+            [result] = acquire([entry], store, download, self.clock)
+            return result
+
+        return acquire_one
 
     def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
         return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)

@@ -17,6 +17,7 @@ import boto3
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Location
 from chalicelib.storage._codecs import address_from_doc, address_to_doc, location_from_doc, location_to_doc
+from chalicelib.storage.s3_files import split_s3_uri
 
 
 class WorkStore(Protocol):
@@ -173,6 +174,6 @@ def load_location(doc: dict[str, Any]) -> Location:
 
 
 def split_s3_url(url: str) -> tuple[str, str]:
-    """s3://bucket/prefix/ → (bucket, 'prefix/')."""
-    bucket, _, prefix = url.removeprefix("s3://").partition("/")
+    """s3://bucket/prefix/ → (bucket, 'prefix/'): a folder's prefix, always ending with '/'."""
+    bucket, prefix = split_s3_uri(url)
     return bucket, (prefix.rstrip("/") + "/") if prefix else ""

@@ -13,7 +13,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
-from chalicelib.services.sync.state_machine import definition
+from chalicelib.services.sync.state_machine import Manifest, definition
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
 from infra.aws.gateway import Gateway
 from infra.aws.monitoring import Monitoring
@@ -25,6 +25,7 @@ from infra.aws.sync_task import SyncTask
 API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
 API_NAME = "address-generation-service"  # .chalice/config.json's app_name: the REST API's name
 SYNC_TIMEOUT = Duration.hours(12)
+MANIFEST_NAME = "manifest.json"  # the operator's manifest, in the source store (README: Deploy)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
 
 
@@ -124,7 +125,10 @@ class ServiceStack(Stack):
     def _state_machine(self) -> sfn.StateMachine:
         step_arn = self.app.get_resource(STEP_FUNCTION).get_att("Arn").to_string()
         container = self.sync_task.container()
-        body = definition(step_arn, max_concurrency=self.stage.sync_concurrency, container=container)
+        manifest = Manifest(self.data.bucket.bucket_name, f"{SOURCES_PREFIX}{MANIFEST_NAME}")
+        body = definition(
+            step_arn, max_concurrency=self.stage.sync_concurrency, container=container, manifest=manifest
+        )
         machine = sfn.StateMachine(
             self,
             "Sync",
@@ -168,6 +172,12 @@ class ServiceStack(Stack):
         )
         machine.add_to_role_policy(_objects(["s3:GetObject"], self.data, WORK_PREFIX))  # the Maps' ItemReader
         self.sync_task.grant_run(machine)
+        machine.add_to_role_policy(  # the Acquire state's ItemReader
+            iam.PolicyStatement(
+                actions=["s3:GetObject"],
+                resources=[self.data.bucket.arn_for_objects(f"{SOURCES_PREFIX}{MANIFEST_NAME}")],
+            )
+        )
         return machine
 
     def _wire_functions(self) -> None:

@@ -23,7 +23,7 @@ from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
 from chalicelib.services.sync.report import SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, collect
-from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, definition
+from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.storage.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings
 from tests.support.fakes import FakeClock
@@ -38,6 +38,7 @@ CONTAINER = Container(
     ("subnet-1",),
     ("sg-1",),
 )
+MANIFEST = Manifest("ags-sources", "sources/manifest.json")
 MOTO_CONFIG: DefaultConfig = {
     "stepfunctions": {"execute_state_machine": True},
     "lambda": {"use_docker": False},
@@ -46,8 +47,13 @@ MOTO_CONFIG: DefaultConfig = {
 
 def _upload_sources(s3: Any, tmp_path: Path) -> Path:
     """The chosen entries of the shared manifest, and their files, in a source-store bucket as
-    the acquisition leaves them (relative keys, the manifest beside them)."""
-    entries = [e for e in json.loads((SOURCES / "manifest.json").read_text()) if e["id"] in SOURCE_IDS]
+    the acquisition leaves them (relative keys, the manifest beside them). Their upstream URLs are
+    dropped: this machine has no internet, and the acquisition's fetching is tested on its own."""
+    entries = [
+        {**e, "upstream": ""}
+        for e in json.loads((SOURCES / "manifest.json").read_text())
+        if e["id"] in SOURCE_IDS
+    ]
     s3.create_bucket(Bucket="ags-sources")
     for entry in entries:
         for name in entry["files"]:
@@ -75,17 +81,25 @@ def wired(aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
             backend.__dict__.pop("invoke", None)
 
 
+CALLS: list[dict[str, Any]] = []
+
+
 def _run_handler(function_name: str, qualifier: str | None, body: Any, *args: object) -> bytes:
     """A Lambda runtime for the state machine's calls: the app's real `sync_step` handler."""
     assert function_name.endswith("sync_step")
-    return json.dumps(sync_step(json.loads(body), None)).encode()
+    event = json.loads(body)
+    result = sync_step(event, None)
+    CALLS.append({"event": event, "result": result})
+    return json.dumps(result).encode()
 
 
 def _deploy(function_arn: str) -> str:
     client = boto3.client("stepfunctions", region_name=REGION)
     machine = client.create_state_machine(
         name="ags-sync",
-        definition=json.dumps(definition(function_arn, max_concurrency=4, container=CONTAINER)),
+        definition=json.dumps(
+            definition(function_arn, max_concurrency=4, container=CONTAINER, manifest=MANIFEST)
+        ),
         roleArn=f"arn:aws:iam::{ACCOUNT}:role/ags-sync",
     )
     return str(machine["stateMachineArn"])
@@ -112,8 +126,12 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     function_arn = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step"
     machine = _deploy(function_arn)
 
+    CALLS.clear()
     first = _run(machine, "sync-1")
     assert first["status"] == "SUCCEEDED", first.get("cause")
+    acquired = [c["result"] for c in CALLS if c["event"]["action"] == "acquire"]
+    assert sorted(a["source_id"] for a in acquired) == sorted(SOURCE_IDS)  # one task per manifest entry
+    assert {a["status"] for a in acquired} == {"no_upstream"}
     expected = SyncReport(started_at="")
     target = SyncTarget(manifest=manifest, root=SOURCES)
     collected = collect(target, wired.pool_config, {"NL", "AD", "IT"}, expected, SilentProgress())
@@ -151,3 +169,24 @@ def test_the_container_entry_point_runs_a_step_from_its_environment(
     assert main(["sync-step"], io.StringIO()) == 2
     monkeypatch.setenv(STEP_EVENT_VARIABLE, json.dumps({"action": "task", "run": "../up"}))
     assert main(["sync-step"], io.StringIO()) == 2
+
+
+def test_the_deployed_acquisition_refuses_a_private_address(wired: deps.Dependencies) -> None:
+    """The Lambda fetches whatever URL the manifest names, so it refuses loopback and private
+    networks (SSRF): the store keeps what it held and the step reports the failure."""
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.create_bucket(Bucket="ags-sources")
+    entry = {
+        "id": "osm-andorra-ad",
+        "country": "AD",
+        "format": "osm-pbf",
+        "files": ["osm/andorra-ad.osm.pbf"],
+        "language": "ca",
+        "license": "ODbL-1.0",
+        "attribution": "© OpenStreetMap contributors",
+        "upstream": "http://127.0.0.1:9/andorra-ad.osm.pbf",
+    }
+    result = sync_step({"action": "acquire", "run": "sync-1", "item": entry}, None)
+    assert result["status"] == "failed"
+    assert "non-public address" in result["error"]
+    assert "Contents" not in s3.list_objects_v2(Bucket="ags-sources")  # nothing kept

@@ -139,6 +139,7 @@ def test_the_schedule_starts_the_state_machine_built_from_the_repos_definition(s
         assert f"Stage {stage}" in text
     assert machine["Properties"]["TracingConfiguration"] == {"Enabled": True}
     assert "arn:aws:states:::ecs:runTask.sync" in text  # items past a Lambda's limits: the task
+    assert "acquire" in text  # the publishers' files first: the Acquire state's action
 
 
 def test_the_container_task_runs_the_sync_step_with_the_lambdas_settings(stack: ServiceStack) -> None:

@@ -17,7 +17,7 @@ from chalicelib.services.sync.plan import (
     splitters,
 )
 from chalicelib.services.sync.sharded import LAMBDA_ROWS, STAGES, runner_for
-from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, definition
+from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.steps import parse_step
 
 
@@ -110,11 +110,23 @@ def test_items_past_a_lambdas_limits_run_as_a_container_task_when_the_deployment
     assert list(alone["States"]) == ["Task"]
 
 
+def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> None:
+    function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
+    machine = definition(function, manifest=Manifest("ags-files", "sources/manifest.json"))
+    assert machine["StartAt"] == "Acquire"
+    acquire = machine["States"]["Acquire"]
+    assert acquire["ItemReader"]["Parameters"] == {"Bucket": "ags-files", "Key": "sources/manifest.json"}
+    assert acquire["ItemSelector"]["action"] == "acquire"
+    assert acquire["Next"] == "Start"
+    assert definition(function)["StartAt"] == "Start"
+
+
 @pytest.mark.parametrize(
     "event",
     [
         {},
         {"action": "task", "run": "r1", "stage": "map"},  # no item
+        {"action": "acquire", "run": "r1"},  # no entry
         {"action": "close", "run": "r1"},  # no stage
         {"action": "task", "run": "r1", "stage": "shuffle", "item": {}},
         {"action": "start", "run": "../other-run"},

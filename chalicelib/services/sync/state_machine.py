@@ -45,12 +45,28 @@ class Container:
     public_ip: bool = False  # public subnets without a NAT gateway need one to reach ECR and S3
 
 
+ACQUIRE_CONCURRENCY = 8  # requests at once to the publishers: polite, and enough for a daily fetch
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The manifest in the source store: the Acquire state's items, one per entry."""
+
+    bucket: str
+    key: str
+
+
 def definition(
-    function_arn: str, *, max_concurrency: int = 100, container: Container | None = None
+    function_arn: str,
+    *,
+    max_concurrency: int = 100,
+    container: Container | None = None,
+    manifest: Manifest | None = None,
 ) -> dict[str, Any]:
     """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage (the
     write stage's is what DynamoDB on-demand absorbs; see the README's plan). `container`: where
-    items marked for a container run; without it every item runs in the Lambda."""
+    items marked for a container run; without it every item runs in the Lambda. `manifest`: fetch
+    each entry's file from its publisher first (without it, the source store is filled by hand)."""
     states: dict[str, Any] = {
         "Start": {
             **_invoke(function_arn, {"action": "start", "run.$": "$$.Execution.Name"}),
@@ -78,10 +94,35 @@ def definition(
             "Next": following,
         }
     states["Done"] = {"Type": "Succeed"}
+    if manifest is not None:
+        states["Acquire"] = _acquire_map(function_arn, manifest)
     return {
         "Comment": "Address pool sync: the sharded build's stages (chalicelib/services/sync/sharded.py)",
-        "StartAt": "Start",
+        "StartAt": "Start" if manifest is None else "Acquire",
         "States": states,
+    }
+
+
+def _acquire_map(function_arn: str, manifest: Manifest) -> dict[str, Any]:
+    """One task per manifest entry: its file from the publisher into the source store, unless
+    unchanged. A failed fetch keeps what the store held and is reported by the task, so the
+    state never fails on a publisher's outage; the Start state then decides whether to rebuild."""
+    return {
+        "Type": "Map",
+        "ItemReader": {
+            "Resource": "arn:aws:states:::s3:getObject",
+            "ReaderConfig": {"InputType": "JSON"},
+            "Parameters": {"Bucket": manifest.bucket, "Key": manifest.key},
+        },
+        "ItemSelector": {"action": "acquire", "run.$": "$$.Execution.Name", "item.$": "$$.Map.Item.Value"},
+        "ItemProcessor": {
+            "ProcessorConfig": {"Mode": "DISTRIBUTED", "ExecutionType": "STANDARD"},
+            "StartAt": "Task",
+            "States": {"Task": {**_invoke(function_arn, None), "ResultPath": None, "End": True}},
+        },
+        "MaxConcurrency": ACQUIRE_CONCURRENCY,
+        "ResultPath": None,
+        "Next": "Start",
     }
 
 

@@ -1,18 +1,22 @@
-"""One call of the `sync_step` Lambda, as the state machine makes it: start a run, run one task of
-a stage, or close a stage. The event is validated like any request: the state machine builds it,
-but a hand-made invocation must not reach the steps with anything else."""
+"""One call of the `sync_step` Lambda, as the state machine makes it: acquire one manifest entry's
+file from its publisher, start a run, run one task of a stage, or close a stage. The event is
+validated like any request: the state machine builds it, but a hand-made invocation must not reach
+the steps with anything else."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from chalicelib.errors import ConfigurationError
+from chalicelib.services.sync.acquisition import Acquisition
 from chalicelib.services.sync.run import SyncTarget
 from chalicelib.services.sync.sharded import STAGES, ShardedSync
+from chalicelib.sources.manifest import SourceEntry
 
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
@@ -20,7 +24,7 @@ Stage = Literal[STAGES]  # type: ignore[valid-type]
 class StepEvent(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["start", "task", "close"]
+    action: Literal["acquire", "start", "task", "close"]
     run: str = Field(pattern=r"^[A-Za-z0-9_-]{1,80}$")  # the execution's name: the work folder
     stage: Stage | None = None
     item: dict[str, Any] | None = None
@@ -31,18 +35,30 @@ def parse_step(event: object) -> StepEvent:
         step = StepEvent.model_validate(event)
     except ValidationError as exc:
         raise ConfigurationError(f"not a sync step event: {exc.error_count()} problem(s)") from exc
-    if step.action != "start" and step.stage is None:
+    if step.action in ("task", "close") and step.stage is None:
         raise ConfigurationError("a task or close event names its stage")
-    if step.action == "task" and step.item is None:
-        raise ConfigurationError("a task event carries its item")
+    if step.action in ("task", "acquire") and step.item is None:
+        raise ConfigurationError(f"an {step.action} event carries its item")
     return step
 
 
 def run_step(
-    step: StepEvent, steps: ShardedSync, sources: str, work: dict[str, str], fetch: Callable[[str], Path]
+    step: StepEvent,
+    steps: ShardedSync,
+    sources: str,
+    work: dict[str, str],
+    fetch: Callable[[str], Path],
+    acquire: Callable[[SourceEntry], Acquisition],
 ) -> dict[str, Any]:
     """`sources`: the source store (s3://…); `work`: where the run's files are, for the Map
-    states' ItemReader; `fetch(name)`: a local copy of a file of the source store."""
+    states' ItemReader; `fetch(name)`: a local copy of a file of the source store; `acquire`: one
+    entry's file from its publisher into the source store."""
+    if step.action == "acquire":
+        try:
+            entry = SourceEntry.model_validate(step.item)
+        except ValidationError as exc:
+            raise ConfigurationError(f"not a manifest entry: {exc.error_count()} problem(s)") from exc
+        return asdict(acquire(entry))
     if step.action == "start":
         manifest = fetch("manifest.json")
         target = SyncTarget(manifest=manifest, root=manifest.parent)
