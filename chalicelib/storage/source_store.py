@@ -142,8 +142,12 @@ class S3SourceFiles:
         return self.cache
 
     def stamp(self, name: str) -> str:
+        """The content's SHA-256 from the acquisition's record; the ETag for a file put there by
+        hand. Not the ETag alone: re-recording a multipart object's metadata (same bytes, new
+        validators) rewrites it as one part, with a new ETag but the same content."""
         head = self.store.client.head_object(Bucket=self.store.bucket, Key=self.store.prefix + name)
-        return str(head["ETag"])
+        record = _from_metadata(head.get("Metadata", {}))
+        return f"sha256:{record.sha256}" if record and record.sha256 else str(head["ETag"])
 
 
 def source_files(root: str, cache: Path) -> SourceFiles:

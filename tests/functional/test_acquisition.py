@@ -19,7 +19,7 @@ from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
 from chalicelib.services.sync.run import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.upstream import FetchError, FetchPolicy, Validators, fetch
-from chalicelib.storage.source_store import LocalSourceStore, S3SourceStore, StoredSource
+from chalicelib.storage.source_store import LocalSourceStore, S3SourceFiles, S3SourceStore, StoredSource
 from tests.support.factories import SOURCES
 from tests.support.fakes import FakeClock
 
@@ -190,7 +190,12 @@ def test_the_s3_store_keeps_the_file_and_its_record(tmp_path: Path, aws_env: Non
         )
         store.keep(ANDORRA, body, record)
         assert store.held(ANDORRA) == record
+        files = S3SourceFiles(store, tmp_path / "copies")
+        stamp = files.stamp(ANDORRA)
         renewed = StoredSource(**{**record.__dict__, "etag": '"2"'})
         store.record(ANDORRA, renewed)
         assert store.held(ANDORRA) == renewed
         assert s3.get_object(Bucket="sources", Key="sources/" + ANDORRA)["Body"].read() == b"pbf bytes"
+        assert files.stamp(ANDORRA) == stamp  # same bytes, new validators: no rebuild
+        store.keep(ANDORRA, body, StoredSource(**{**record.__dict__, "sha256": "cd" * 32}))
+        assert files.stamp(ANDORRA) != stamp  # new bytes: the next sync rebuilds
