@@ -1,1 +1,1 @@
-"""Infrastructure: the local stack now; infrastructure as code later (see README.md)."""
+"""Infrastructure: the local stack (`local/`, make run) and the AWS deployment as a CDK app (`aws/`)."""
