@@ -20,13 +20,11 @@ stage before it (`close`); each task records its result at `done/<stage>/<task>.
 
 from __future__ import annotations
 
-import heapq
 import json
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -66,14 +64,25 @@ from chalicelib.services.sync.publication import (
     CatalogWriter,
     LayoutPolicy,
     PoolWriter,
-    incomplete_counts,
     publish_snapshot,
     published_snapshot,
     record_writing,
     sweep,
 )
-from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SourceTally, SyncReport
+from chalicelib.services.sync.report import CountryOutcome, SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, read_rows, source_order
+from chalicelib.services.sync.task_files import (
+    CellStats,
+    Partitioned,
+    boundary_of,
+    cell_digests,
+    row_line,
+    row_of,
+    sorted_addresses,
+    tallies_doc,
+    tallies_of,
+    tupled,
+)
 from chalicelib.sources.boundaries import Boundary
 from chalicelib.sources.manifest import SourceEntry, load_manifest
 from chalicelib.sources.reader import read_country_boundaries
@@ -222,15 +231,15 @@ class ShardedSync:
         context = SourceContext(group.family, group.primary, self.config.source(group.family), self._bounds())
         tallies = Tallies()
         tally = tallies.tally(group.family, group.country)
-        out = _Partitioned(self.work, rank)
+        out = Partitioned(self.work, rank, MAP_BUFFER)
         for row in read_rows(group, rank, root, self.config, context, tally, SilentProgress()):
             cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
-            out.add("rows", cell, _row_line(row))
+            out.add("rows", cell, row_line(row))
             if row.osm_object is not None:
                 key = f"{row.address.country}|{row.osm_object}"
                 out.add("objects", cell_of_key(key, job.object_cells), json.dumps([key, list(row.seq), cell]))
         out.flush()
-        return _tallies_doc(tallies)
+        return tallies_doc(tallies)
 
     # -- objects ------------------------------------------------------------------------------
 
@@ -259,7 +268,7 @@ class ShardedSync:
     def dedupe_cell(self, item: dict[str, Any]) -> dict[str, Any]:
         job, cell = self.job, int(item["cell"])
         rows = [
-            _row_of(line) for key in self.work.keys(f"rows/{cell:05d}/") for line in self.work.read_lines(key)
+            row_of(line) for key in self.work.keys(f"rows/{cell:05d}/") for line in self.work.read_lines(key)
         ]
         rows.sort(key=lambda r: r.seq)
         repeats = {
@@ -273,7 +282,7 @@ class ShardedSync:
         self.work.write_lines(
             f"kept/{cell:05d}.jsonl",
             (
-                _row_line(Row(k.seq, k.family, "", k.address, admission.removed_of(k.address)))
+                row_line(Row(k.seq, k.family, "", k.address, admission.removed_of(k.address)))
                 for k in survivors
             ),
         )
@@ -284,7 +293,7 @@ class ShardedSync:
         for text_cell, lines in claims.items():
             self.work.write_lines(f"texts/{text_cell:05d}/{cell:05d}.jsonl", lines)
         self.work.write_json(f"samples/{cell:05d}.json", self._samples(k.address for k in survivors))
-        return _tallies_doc(tallies)
+        return tallies_doc(tallies)
 
     def _samples(self, kept: Iterator[PublishedAddress]) -> list[list[Any]]:
         """Per order cell: how many rows this street cell keeps there, and a sample of their keys."""
@@ -328,7 +337,7 @@ class ShardedSync:
         tallies = Tallies()
         routed: dict[tuple[str, CellKey, int], list[str]] = {}
         for line in self.work.read_lines(f"kept/{cell:05d}.jsonl"):
-            row = _row_of(line)
+            row = row_of(line)
             if row.seq in losers:
                 leave(tallies, row.family, row.removed, MergeReason.SAME_TEXT)
             elif row.address.country in job.countries:
@@ -340,14 +349,14 @@ class ShardedSync:
         for (country, key, part), lines in routed.items():
             self.work.write_lines(f"order/{country}/{order_cell_name(key, part)}/{cell:05d}.jsonl", lines)
         return {
-            **_tallies_doc(tallies),
+            **tallies_doc(tallies),
             "cells": sorted([country, list(key), part] for country, key, part in routed),
         }
 
     def _cuts(self) -> dict[tuple[str, CellKey], list[Any]]:
         if self._splitters is None:
             self._splitters = {
-                (country, (key[0], key[1])): [_tupled(cut) for cut in cuts]
+                (country, (key[0], key[1])): [tupled(cut) for cut in cuts]
                 for country, key, cuts in self.work.read_json("splitters.json")
             }
         return self._splitters
@@ -361,10 +370,10 @@ class ShardedSync:
         name = order_cell_name(key, part)
         inputs = self.work.keys(f"order/{country}/{name}/")
         digest, index = CellDigest(), LocationIndex()
-        stats = _CellStats()
+        stats = CellStats()
 
         def lines() -> Iterator[str]:
-            for address in _sorted_addresses(self.work, inputs, self.job.sort_chunk):
+            for address in sorted_addresses(self.work, inputs, self.job.sort_chunk):
                 digest.add(address)
                 index.add(address)
                 stats.add(address)
@@ -399,7 +408,7 @@ class ShardedSync:
         for cell, start in zip(cells, starts, strict=True):
             part = [load_location(json.loads(line)) for line in self.work.read_lines(cell["locations"])]
             merge_locations(locations, shift_locations(part, start))
-        snapshot_id = content_id(country, _cell_digests(cells))
+        snapshot_id = content_id(country, cell_digests(cells))
         strata = [0, 0, 0, 0]
         for cell in cells:
             strata[cell["key"][0]] += cell["count"]
@@ -505,7 +514,7 @@ class ShardedSync:
             for country, key, count, keys in self.work.read_json(f"samples/{cell:05d}.json"):
                 place = (country, (key[0], key[1]))
                 counts[place] += count
-                samples.setdefault(place, []).extend(_tupled(k) for k in keys)
+                samples.setdefault(place, []).extend(tupled(k) for k in keys)
         cuts = [
             [country, list(key), found]
             for (country, key), count in sorted(counts.items())
@@ -574,7 +583,7 @@ class ShardedSync:
         tallies = Tallies()
         for stage in ("map", "dedupe", "route"):
             for doc in self._results(stage):
-                tallies.add(_tallies_of(doc))
+                tallies.add(tallies_of(doc))
         report.sources.update(tallies.sources)
         return report
 
@@ -606,7 +615,7 @@ class ShardedSync:
             for item in self.items("bounds"):
                 entry = self._entries()[int(item["entry"])]
                 doc = self.work.read_json(f"bounds/{int(item['entry']):05d}.json")
-                found.setdefault(entry.country, []).extend(_boundary_of(b) for b in doc)
+                found.setdefault(entry.country, []).extend(boundary_of(b) for b in doc)
             self._boundaries = found
         return self._boundaries
 
@@ -666,157 +675,3 @@ def _done_key(stage: str, item: dict[str, Any]) -> str:
     else:
         name = str(item.get("country", item.get("cell", item.get("rank", item.get("entry")))))
     return f"done/{stage}/{name}.json"
-
-
-class _Partitioned:
-    """A map task's output by cell, flushed as numbered parts whenever `MAP_BUFFER` lines are held:
-    memory stays bounded however large the source, and the same input gives the same parts."""
-
-    def __init__(self, work: WorkStore, rank: int) -> None:
-        self.work, self.rank = work, rank
-        self.held: dict[tuple[str, int], list[str]] = {}
-        self.count = self.part = 0
-
-    def add(self, kind: str, cell: int, line: str) -> None:
-        self.held.setdefault((kind, cell), []).append(line)
-        self.count += 1
-        if self.count >= MAP_BUFFER:
-            self.flush()
-
-    def flush(self) -> None:
-        for (kind, cell), lines in sorted(self.held.items()):
-            self.work.write_lines(f"{kind}/{cell:05d}/{self.rank:05d}-{self.part:05d}.jsonl", lines)
-        self.held, self.count, self.part = {}, 0, self.part + 1
-
-
-@dataclass
-class _CellStats:
-    count: int = 0
-    regions: Counter[str] = field(default_factory=Counter)
-    incomplete: Counter[str] = field(default_factory=Counter)
-    sources: set[str] = field(default_factory=set)
-
-    def add(self, address: PublishedAddress) -> None:
-        self.count += 1
-        if address.components.region_code:
-            self.regions[address.components.region_code] += 1
-        self.incomplete.update(incomplete_counts([address]))
-        self.sources.add(address.provenance.source_id)
-
-    def as_doc(self) -> dict[str, Any]:
-        return {
-            "count": self.count,
-            "regions": dict(self.regions),
-            "incomplete": dict(self.incomplete),
-            "sources": sorted(self.sources),
-        }
-
-
-def _sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator[PublishedAddress]:
-    """The addresses of `inputs` in snapshot order, holding at most `chunk` of them at a time:
-    sorted runs spill to temporary files, then merge."""
-    runs: list[Path] = []
-    held: list[PublishedAddress] = []
-    with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
-        for key in inputs:
-            for line in work.read_lines(key):
-                held.append(load_address(json.loads(line)))
-                if len(held) >= chunk:
-                    runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
-                    held = []
-        held.sort(key=order_key)
-        if not runs:
-            yield from held
-            return
-        runs.append(_spill(held, Path(spill), len(runs)))
-        yield from heapq.merge(*(_read_run(run) for run in runs), key=order_key)
-
-
-def _spill(ordered: list[PublishedAddress], folder: Path, number: int) -> Path:
-    path = folder / f"run-{number:05d}.jsonl"
-    with path.open("w", encoding="utf-8") as out:
-        for address in ordered:
-            out.write(json.dumps(dump_address(address), ensure_ascii=False) + "\n")
-    return path
-
-
-def _read_run(path: Path) -> Iterator[PublishedAddress]:
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            yield load_address(json.loads(line))
-
-
-def _cell_digests(parts: list[dict[str, Any]]) -> list[tuple[CellKey, str]]:
-    """The digest of each (stratum, region) cell, from its parts' (which follow one another)."""
-    return [
-        (key, CellDigest.combined(p["digest"] for p in group))
-        for key, group in groupby(parts, key=lambda p: (int(p["key"][0]), str(p["key"][1])))
-    ]
-
-
-def _tupled(doc: Any) -> Any:
-    """An order key read back from JSON: lists to tuples again, so it compares with `order_key`."""
-    return tuple(_tupled(part) for part in doc) if isinstance(doc, list) else doc
-
-
-def _row_line(row: Row) -> str:
-    doc: dict[str, Any] = {
-        "s": list(row.seq),
-        "f": row.family,
-        "c": row.source_country,
-        "a": dump_address(row.address),
-    }
-    if row.removed:
-        doc["r"] = list(row.removed)
-    if row.osm_object is not None:
-        doc["o"] = row.osm_object
-    if row.precision_meters:
-        doc["p"] = row.precision_meters
-    return json.dumps(doc, ensure_ascii=False)
-
-
-def _row_of(line: str) -> Row:
-    doc = json.loads(line)
-    return Row(
-        seq=(doc["s"][0], doc["s"][1]),
-        family=doc["f"],
-        source_country=doc["c"],
-        address=load_address(doc["a"]),
-        removed=tuple(doc.get("r", ())),
-        osm_object=doc.get("o"),
-        precision_meters=doc.get("p", 0.0),
-    )
-
-
-def _tallies_doc(tallies: Tallies) -> dict[str, Any]:
-    return {
-        "tallies": {
-            family: {
-                "country": t.country,
-                "read": t.read,
-                "kept": t.kept,
-                "dropped": dict(t.dropped),
-                "removed": dict(t.removed_fields),
-            }
-            for family, t in tallies.sources.items()
-        }
-    }
-
-
-def _tallies_of(doc: dict[str, Any]) -> Tallies:
-    tallies = Tallies()
-    for family, t in doc.get("tallies", {}).items():
-        tallies.sources[family] = SourceTally(
-            t["country"], t["read"], t["kept"], Counter(t["dropped"]), Counter(t["removed"])
-        )
-    return tallies
-
-
-def _boundary_of(doc: dict[str, Any]) -> Boundary:
-    return Boundary(
-        doc["level"],
-        doc["name"],
-        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["outer"]),
-        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["inner"]),
-        (doc["box"][0], doc["box"][1], doc["box"][2], doc["box"][3]),
-    )

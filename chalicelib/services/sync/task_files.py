@@ -1,0 +1,177 @@
+"""What the sharded sync's tasks write and read in the work store: a map task's partitioned output,
+rows and tallies as JSON lines, the external merge sort of an order cell's part, its statistics
+and digests."""
+
+from __future__ import annotations
+
+import heapq
+import json
+import tempfile
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+from typing import Any
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.snapshots import CellDigest, CellKey, order_key
+from chalicelib.services.sync.admission import Row, Tallies
+from chalicelib.services.sync.publication import incomplete_counts
+from chalicelib.services.sync.report import SourceTally
+from chalicelib.sources.boundaries import Boundary
+from chalicelib.storage.sync_work import WorkStore, dump_address, load_address
+
+
+class Partitioned:
+    """A map task's output by cell, flushed as numbered parts whenever `buffer` lines are held:
+    memory stays bounded however large the source, and the same input gives the same parts."""
+
+    def __init__(self, work: WorkStore, rank: int, buffer: int) -> None:
+        self.work, self.rank, self.buffer = work, rank, buffer
+        self.held: dict[tuple[str, int], list[str]] = {}
+        self.count = self.part = 0
+
+    def add(self, kind: str, cell: int, line: str) -> None:
+        self.held.setdefault((kind, cell), []).append(line)
+        self.count += 1
+        if self.count >= self.buffer:
+            self.flush()
+
+    def flush(self) -> None:
+        for (kind, cell), lines in sorted(self.held.items()):
+            self.work.write_lines(f"{kind}/{cell:05d}/{self.rank:05d}-{self.part:05d}.jsonl", lines)
+        self.held, self.count, self.part = {}, 0, self.part + 1
+
+
+@dataclass
+class CellStats:
+    count: int = 0
+    regions: Counter[str] = field(default_factory=Counter)
+    incomplete: Counter[str] = field(default_factory=Counter)
+    sources: set[str] = field(default_factory=set)
+
+    def add(self, address: PublishedAddress) -> None:
+        self.count += 1
+        if address.components.region_code:
+            self.regions[address.components.region_code] += 1
+        self.incomplete.update(incomplete_counts([address]))
+        self.sources.add(address.provenance.source_id)
+
+    def as_doc(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "regions": dict(self.regions),
+            "incomplete": dict(self.incomplete),
+            "sources": sorted(self.sources),
+        }
+
+
+def sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator[PublishedAddress]:
+    """The addresses of `inputs` in snapshot order, holding at most `chunk` of them at a time:
+    sorted runs spill to temporary files, then merge."""
+    runs: list[Path] = []
+    held: list[PublishedAddress] = []
+    with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
+        for key in inputs:
+            for line in work.read_lines(key):
+                held.append(load_address(json.loads(line)))
+                if len(held) >= chunk:
+                    runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
+                    held = []
+        held.sort(key=order_key)
+        if not runs:
+            yield from held
+            return
+        runs.append(_spill(held, Path(spill), len(runs)))
+        yield from heapq.merge(*(_read_run(run) for run in runs), key=order_key)
+
+
+def _spill(ordered: list[PublishedAddress], folder: Path, number: int) -> Path:
+    path = folder / f"run-{number:05d}.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        for address in ordered:
+            out.write(json.dumps(dump_address(address), ensure_ascii=False) + "\n")
+    return path
+
+
+def _read_run(path: Path) -> Iterator[PublishedAddress]:
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            yield load_address(json.loads(line))
+
+
+def cell_digests(parts: list[dict[str, Any]]) -> list[tuple[CellKey, str]]:
+    """The digest of each (stratum, region) cell, from its parts' (which follow one another)."""
+    return [
+        (key, CellDigest.combined(p["digest"] for p in group))
+        for key, group in groupby(parts, key=lambda p: (int(p["key"][0]), str(p["key"][1])))
+    ]
+
+
+def tupled(doc: Any) -> Any:
+    """An order key read back from JSON: lists to tuples again, so it compares with `order_key`."""
+    return tuple(tupled(part) for part in doc) if isinstance(doc, list) else doc
+
+
+def row_line(row: Row) -> str:
+    doc: dict[str, Any] = {
+        "s": list(row.seq),
+        "f": row.family,
+        "c": row.source_country,
+        "a": dump_address(row.address),
+    }
+    if row.removed:
+        doc["r"] = list(row.removed)
+    if row.osm_object is not None:
+        doc["o"] = row.osm_object
+    if row.precision_meters:
+        doc["p"] = row.precision_meters
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def row_of(line: str) -> Row:
+    doc = json.loads(line)
+    return Row(
+        seq=(doc["s"][0], doc["s"][1]),
+        family=doc["f"],
+        source_country=doc["c"],
+        address=load_address(doc["a"]),
+        removed=tuple(doc.get("r", ())),
+        osm_object=doc.get("o"),
+        precision_meters=doc.get("p", 0.0),
+    )
+
+
+def tallies_doc(tallies: Tallies) -> dict[str, Any]:
+    return {
+        "tallies": {
+            family: {
+                "country": t.country,
+                "read": t.read,
+                "kept": t.kept,
+                "dropped": dict(t.dropped),
+                "removed": dict(t.removed_fields),
+            }
+            for family, t in tallies.sources.items()
+        }
+    }
+
+
+def tallies_of(doc: dict[str, Any]) -> Tallies:
+    tallies = Tallies()
+    for family, t in doc.get("tallies", {}).items():
+        tallies.sources[family] = SourceTally(
+            t["country"], t["read"], t["kept"], Counter(t["dropped"]), Counter(t["removed"])
+        )
+    return tallies
+
+
+def boundary_of(doc: dict[str, Any]) -> Boundary:
+    return Boundary(
+        doc["level"],
+        doc["name"],
+        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["outer"]),
+        tuple(tuple((p[0], p[1]) for p in ring) for ring in doc["inner"]),
+        (doc["box"][0], doc["box"][1], doc["box"][2], doc["box"][3]),
+    )
