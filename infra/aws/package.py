@@ -50,32 +50,13 @@ class ChaliceApp(Chalice):
 @contextmanager
 def _some_region() -> Iterator[None]:
     """`chalice package` builds AWS clients it never calls, and they need a region; the template
-    itself is region-agnostic."""
-    had = os.environ.get("AWS_DEFAULT_REGION")
+    itself is region-agnostic. Packaging also imports the app with the stage's variables put into
+    os.environ (CDK tokens among them): the environment is restored afterwards, so nothing else in
+    this process (tests, their subprocesses) inherits them."""
+    saved = dict(os.environ)
     os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
     try:
         yield
     finally:
-        if had is None:
-            os.environ.pop("AWS_DEFAULT_REGION", None)
-
-
-# `make package`: the role is the stack's (service.py overrides it per function); the packager
-# only needs to be told Chalice does not manage one.
-_PACKAGE_ONLY = {"manage_iam_role": False, "iam_role_arn": "arn:aws:iam::000000000000:role/set-by-the-stack"}
-
-
-def main(argv: list[str]) -> int:
-    """`python -m infra.aws.package STAGE OUT_DIR`: the real deployment package, then its size."""
-    from infra.aws import package_size
-
-    stage, out_dir = argv
-    with _some_region():
-        api.package_app(str(PROJECT_DIR), out_dir, stage, dict(_PACKAGE_ONLY))
-    return package_size.main([str(Path(out_dir) / "deployment.zip")])
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.exit(main(sys.argv[1:]))
+        os.environ.clear()
+        os.environ.update(saved)

@@ -4,7 +4,6 @@ DB-IP directory (the real package is `make package`'s; the real release is 134 M
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 
 @pytest.fixture(scope="session")
-def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, ServiceStack]]:
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ServiceStack]:
     root = tmp_path_factory.mktemp("cdk")
     ip_database = root / "dbip"
     ip_database.mkdir()
@@ -33,6 +32,6 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
             root / "cdk.out", Artifacts(stub_package=True, ip_database=ip_database, japan_post=japan_post)
         )
         app.synth()
-        yield {stack.stage.name: stack for stack in app.node.children if isinstance(stack, ServiceStack)}
     finally:
-        os.chdir(here)
+        os.chdir(here)  # later tests (and their subprocesses) run from the project
+    return {stack.stage.name: stack for stack in app.node.children if isinstance(stack, ServiceStack)}

@@ -240,3 +240,11 @@ def test_cdk_nag_passes_with_every_acknowledged_finding_justified(stack: Service
         *annotations.find_warning("*", Match.string_like_regexp("AwsSolutions-.*")),
     ]
     assert [f"{f.id}: {str(f.entry.data)[:120]}" for f in findings] == []
+
+
+def test_synthesis_leaves_this_processs_environment_as_it_was(synthesized: dict[str, ServiceStack]) -> None:
+    """Chalice's packaging puts the stage's variables (CDK tokens) into os.environ; later tests and
+    the subprocesses they start must not inherit them."""
+    import os
+
+    assert not any(name in os.environ for name in ("SYNC_SOURCES", "SYNC_WORK", "JAPAN_POST_DATABASE"))
