@@ -2,6 +2,7 @@
 
 from chalice.app import Chalice
 
+from chalicelib.api.admin import admin
 from chalicelib.api.catalog import catalog
 from chalicelib.api.context import context
 from chalicelib.api.generation import generation
@@ -13,5 +14,5 @@ from chalicelib.jobs import jobs
 
 app = Chalice(app_name="address-generation-service")
 app.register_middleware(http_middleware, "http")
-for blueprint in (probes, reports, generation, catalog, context, translation, jobs):
+for blueprint in (probes, reports, generation, catalog, context, translation, admin, jobs):
     app.register_blueprint(blueprint)

@@ -101,6 +101,7 @@ def bench_dependencies(engine: DynamoDBLocal, **overrides: Any) -> deps.Dependen
         "rate_limits_table": "bench-rate",
         "pool_table": "bench-pool",
         "catalog_table": "bench-catalog",
+        "audit_table": "bench-audit",
         "dynamodb_endpoint": engine.endpoint,
         "log_level": "WARNING",
         **overrides,

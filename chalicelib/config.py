@@ -40,6 +40,7 @@ class Settings(BaseModel):
     rate_limits_table: str = Field(min_length=3)
     pool_table: str = Field(min_length=3)
     catalog_table: str = Field(min_length=3)
+    audit_table: str = Field(min_length=3)
     # The source manifest the scheduled sync reads (a path; production points it at upstream copies).
     sync_manifest: str | None = None
     # In AWS: the Step Functions state machine the schedule starts (unset: the schedule's Lambda
@@ -83,6 +84,7 @@ _ENV_NAMES = {
     "rate_limits_table": "RATE_LIMITS_TABLE",
     "pool_table": "POOL_TABLE",
     "catalog_table": "CATALOG_TABLE",
+    "audit_table": "AUDIT_TABLE",
     "sync_manifest": "SYNC_MANIFEST",
     "sync_state_machine": "SYNC_STATE_MACHINE",
     "sync_sources": "SYNC_SOURCES",

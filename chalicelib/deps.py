@@ -4,6 +4,7 @@ Tests swap in their own (moto tables, a fake clock, another pool configuration) 
 from __future__ import annotations
 
 import logging
+import tempfile
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -16,6 +17,7 @@ from chalicelib.errors import ConfigurationError, NotConfigured
 from chalicelib.logs import log_event
 from chalicelib.reference import japan_post
 from chalicelib.reference.pool_config import PoolConfig, load_pool_config
+from chalicelib.services.admin import SyncLauncher
 from chalicelib.services.auth import CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
@@ -52,6 +54,15 @@ class Dependencies:
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
     ip_database: MmdbIpDatabase | None  # None when IP_DATABASE is unset; opened at first lookup
     pool_config: PoolConfig
+    # Starts a sync for the console: a Step Functions execution, or a local process; None: neither
+    # SYNC_STATE_MACHINE nor SYNC_MANIFEST is set.
+    sync_launcher: SyncLauncher | None = None
+
+    def launcher(self) -> SyncLauncher:
+        if self.sync_launcher is None:
+            log_event("not_configured", level=logging.ERROR, setting="SYNC_STATE_MACHINE", needed_by="sync")
+            raise NotConfigured("starting a sync is not configured on this deployment")
+        return self.sync_launcher
 
     def generation_sources(self) -> Sources:
         return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
@@ -89,8 +100,6 @@ class Dependencies:
     def sync_step(self, event: object) -> dict[str, object]:
         """One step of the state machine's sync (see state_machine.py), on the S3 source store and
         work prefix the settings name: what the `sync_step` Lambda and the container task run."""
-        import tempfile
-
         from chalicelib.services.sync.steps import parse_step, run_step
         from chalicelib.storage.source_store import source_files
         from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
@@ -159,7 +168,20 @@ def build(
         cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         pool_config=pool_config or load_pool_config(),
+        sync_launcher=_sync_launcher(settings),
     )
+
+
+def _sync_launcher(settings: Settings) -> SyncLauncher | None:
+    from chalicelib.storage.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
+
+    if settings.sync_state_machine:
+        return StepFunctionsLauncher(settings.sync_state_machine, settings.aws_region)
+    if settings.sync_manifest:  # the local stack: a child process of its API server
+        return LocalProcessLauncher(
+            Path(settings.sync_manifest), Path(tempfile.gettempdir()) / "ags-sync.log"
+        )
+    return None
 
 
 def _japan_post_copy(location: str) -> Path:

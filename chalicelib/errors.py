@@ -66,8 +66,12 @@ class ConfigurationError(Exception):
     """The deployment's settings are unusable; an operator must fix them."""
 
 
-class TokenNotFound(Exception):
+class TokenNotFound(ServiceError):
     """An administrator named a token that does not exist."""
+
+
+class SyncAlreadyRunning(ServiceError):
+    """A sync is running already; starting another would only compete with it."""
 
 
 class PublishConflict(Exception):

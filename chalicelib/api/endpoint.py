@@ -46,6 +46,12 @@ class Operation:
     path_params: type[BaseModel] | None = None
     errors: tuple[int, ...] = ()
     description: str = ""
+    status: int = 200  # of a success: 201 for what it creates, 202 for what it only starts
+
+    @property
+    def document(self) -> str:
+        """Which OpenAPI document describes it: the administrators' API has its own."""
+        return "admin" if self.tag == "admin" else "public"
 
 
 OPERATIONS: list[Operation] = []
@@ -96,7 +102,7 @@ def _handle(
             token = authenticate(request.headers.get("authorization"), dependencies.tokens, now)
             scope.token_id = token.token_id
             authorize(token, operation.scope)
-            quota = admit(token, dependencies.stores.rate_limits, now)
+            quota = admit(token, dependencies.stores.rate_limits, dependencies.stores.tokens, now)
         call: Call[Any, Any] = Call(
             query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
             body=_parse(operation.body, _json_body(request), "body") if operation.body else None,
@@ -109,7 +115,7 @@ def _handle(
             dependencies=dependencies,
         )
         result = handler(call)
-        response = Response(result.model_dump(mode="json", by_alias=True), status_code=200)
+        response = Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
     except ServiceError as error:
         response = service_error_response(error, scope.request_id)
     except Exception as error:  # noqa: BLE001 - the last line of defence: log it, never leak it

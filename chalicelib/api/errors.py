@@ -12,13 +12,16 @@ from chalicelib.domain.tokens import Quota
 
 RETRY_AFTER_SECONDS = 60
 
-# Order matters only for subclasses; every ServiceError subclass is listed.
+# Found through the error's class hierarchy, so a subclass answers as its nearest listed ancestor.
 _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
+    errors.ServiceError: (500, "INTERNAL_ERROR"),
     errors.InvalidRequest: (400, "INVALID_REQUEST"),
     errors.Unauthorized: (401, "UNAUTHORIZED"),
     errors.Forbidden: (403, "FORBIDDEN"),
     errors.NoPoolCoverage: (404, "NO_POOL_COVERAGE"),
     errors.AddressNotFound: (404, "ADDRESS_NOT_FOUND"),
+    errors.TokenNotFound: (404, "TOKEN_NOT_FOUND"),
+    errors.SyncAlreadyRunning: (409, "SYNC_RUNNING"),
     errors.RateLimited: (429, "RATE_LIMITED"),
     errors.StorageUnavailable: (503, "SERVICE_UNAVAILABLE"),
     errors.NotConfigured: (503, "SERVICE_UNAVAILABLE"),
@@ -46,7 +49,7 @@ def rate_headers(quota: Quota) -> dict[str, str]:
 
 
 def service_error_response(error: errors.ServiceError, request_id: str) -> Response:
-    status, code = _STATUS_AND_CODE[type(error)]
+    status, code = next(_STATUS_AND_CODE[c] for c in type(error).__mro__ if c in _STATUS_AND_CODE)
     headers: dict[str, str | list[str]] = {}
     if isinstance(error, errors.RateLimited):
         headers = {**rate_headers(error.quota), "Retry-After": str(RETRY_AFTER_SECONDS)}

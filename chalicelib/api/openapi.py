@@ -20,7 +20,8 @@ Real, published postal addresses with fictitious test profiles, for software tes
 `Authorization: Bearer <token>`. Tokens have a scope: `generate` tokens may call every endpoint;
 `read` tokens may call only `read` endpoints, and get **403 `FORBIDDEN`** (an addition to the
 interface's error table) on `generate` endpoints. The scope an operation needs is named in its
-security requirement.
+security requirement. `admin` tokens call only the administrators' API (its own document:
+`/api/v1/admin/openapi.json`) and get 403 here.
 
 **Rate limits.** Each token has its own per-minute limit, counted in fixed one-minute windows
 (UTC). Authenticated responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
@@ -39,11 +40,29 @@ attribution in `source`. IP geolocation by [DB-IP](https://db-ip.com) (DB-IP Lit
 under CC BY 4.0), used by `/client-context` and `mode=ip-region`.
 """
 
+_ADMIN_DESCRIPTION = """\
+The administrators' API of the Address Generation Service: tokens, the pool's state, syncs and the
+audit log. The console at `/admin` uses it; the public API has its own document at
+`/api/v1/openapi.json`.
+
+**Authentication.** Every operation needs `Authorization: Bearer <token>` with an **`admin`** token
+(`make token SCOPE=admin`, or one created here). `read` and `generate` tokens get 403 `FORBIDDEN`,
+and an admin token gets 403 on the public API's operations: administering and testing use
+different tokens. Admin calls count against the token's per-minute limit like any other.
+
+**Audit.** Creating or revoking a token and starting a sync are each written to the audit log
+(`GET /api/v1/admin/audit`) with the acting token's id and the time.
+
+**Errors** have the public API's shape. Additions: 201 for a created token, 202 for a started
+sync; 404 `TOKEN_NOT_FOUND`; 409 `SYNC_RUNNING`.
+"""
+
 _ERROR_TEXT = {
     400: "INVALID_REQUEST: malformed or invalid request; details name the field",
     401: "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
     403: "FORBIDDEN: the token's scope does not cover this endpoint",
-    404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND",
+    404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND (TOKEN_NOT_FOUND in the admin API)",
+    409: "SYNC_RUNNING: a sync is running already",
     429: "RATE_LIMITED: the token's per-minute limit is used up; see Retry-After",
     500: "INTERNAL_ERROR",
     503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling",
@@ -52,14 +71,21 @@ _AUTH_ERRORS = (401, 403, 429)
 _ALWAYS = (500, 503)
 
 
-def build_document(operations: list[Operation]) -> dict[str, Any]:
+def build_document(operations: list[Operation], document: str = "public") -> dict[str, Any]:
+    """The OpenAPI document of the operations in `document`: "public" or "admin"."""
+    operations = [op for op in operations if op.document == document]
+    title, description = (
+        ("Address Generation Service: administration", _ADMIN_DESCRIPTION)
+        if document == "admin"
+        else ("Address Generation Service", _DESCRIPTION)
+    )
     schemas = _component_schemas(operations)
     paths: dict[str, dict[str, Any]] = {}
     for op in sorted(operations, key=lambda o: (o.path, o.method)):
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Address Generation Service", "version": API_VERSION, "description": _DESCRIPTION},
+        "info": {"title": title, "version": API_VERSION, "description": description},
         "paths": paths,
         "components": {
             "schemas": schemas,
@@ -121,7 +147,9 @@ def _parameters(model: type[BaseModel] | None, where: str, schemas: dict[str, An
 
 
 def _responses(op: Operation) -> dict[str, Any]:
-    responses: dict[str, Any] = {"200": {"description": op.summary, "content": _json_ref(op.response)}}
+    responses: dict[str, Any] = {
+        str(op.status): {"description": op.summary, "content": _json_ref(op.response)}
+    }
     statuses = set(op.errors) | set(_ALWAYS)
     if op.scope:
         statuses |= set(_AUTH_ERRORS)

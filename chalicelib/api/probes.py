@@ -14,7 +14,7 @@ from chalicelib.services.health import check_ready
 
 probes = Blueprint(__name__)
 
-OPENAPI_PATH = "/api/v1/openapi.json"
+OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}
 
 
 @endpoint(
@@ -51,12 +51,17 @@ def ready(call: Call[None, None]) -> ReadyStatus:
     return ReadyStatus(status="ready")
 
 
-@lru_cache(maxsize=1)
-def _document() -> dict[str, Any]:
-    return build_document(OPERATIONS)
+@lru_cache(maxsize=2)
+def _document(kind: str) -> dict[str, Any]:
+    return build_document(OPERATIONS, kind)
 
 
-@probes.route(OPENAPI_PATH, methods=["GET"], content_types=["*/*"])
+# Public, and not in their own operation lists: they describe the APIs rather than being part of them.
+@probes.route(OPENAPI_PATHS["public"], methods=["GET"], content_types=["*/*"])
 def openapi() -> Response:
-    """Public, not in its own operation list: it describes the API rather than being part of it."""
-    return Response(_document(), headers={"Cache-Control": "public, max-age=300"})
+    return Response(_document("public"), headers={"Cache-Control": "public, max-age=300"})
+
+
+@probes.route(OPENAPI_PATHS["admin"], methods=["GET"], content_types=["*/*"])
+def admin_openapi() -> Response:
+    return Response(_document("admin"), headers={"Cache-Control": "public, max-age=300"})

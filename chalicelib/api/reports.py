@@ -101,10 +101,10 @@ def coverage(call: Call[CoverageQuery, None]) -> CoverageResponse:
     results = service.coverage(
         d.snapshots, d.pool_config, country=call.query.country, include_complete=call.query.include_complete
     )
-    return CoverageResponse(data=CoverageData(countries=[_coverage_entry(c) for c in results]))
+    return CoverageResponse(data=CoverageData(countries=[coverage_entry(c) for c in results]))
 
 
-def _coverage_entry(c: domain.Coverage) -> CoverageEntry:
+def coverage_entry(c: domain.Coverage) -> CoverageEntry:
     return CoverageEntry(
         country_code=c.country,
         complete=c.complete,

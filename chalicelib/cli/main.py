@@ -21,8 +21,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     try:
         return int(args.run(args, out))
     except (InvalidRequest, ConfigurationError, StorageUnavailable, TokenNotFound) as exc:
-        message = f"no such token: {exc}" if isinstance(exc, TokenNotFound) else str(exc)
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
 
 

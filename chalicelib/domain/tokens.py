@@ -8,8 +8,9 @@ import re
 import secrets
 import string
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
+from typing import Literal
 
 TOKEN_PREFIX = "ags"  # noqa: S105 - a public, recognizable prefix, not a secret
 TOKEN_ID_LENGTH = 12
@@ -27,9 +28,14 @@ WINDOW_SECONDS = 60
 class Scope(StrEnum):
     READ = "read"
     GENERATE = "generate"
+    ADMIN = "admin"
 
     def satisfies(self, required: Scope) -> bool:
-        """A generate token may also read; a read token may not generate."""
+        """A generate token may also read; a read token may not generate. Administration is apart:
+        an admin token only administers, and only an admin token does (a leaked test token cannot
+        mint others, and the console's token is not spent on test traffic)."""
+        if Scope.ADMIN in (self, required):
+            return self is required
         return self is Scope.GENERATE or required is Scope.READ
 
 
@@ -45,6 +51,7 @@ class Token:
     created_at: datetime
     expires_at: datetime
     revoked_at: datetime | None = None
+    last_used_at: datetime | None = None  # minute precision: recorded once per rate window
 
     def is_expired(self, now: datetime) -> bool:
         return now >= self.expires_at
@@ -52,7 +59,7 @@ class Token:
     def is_revoked(self) -> bool:
         return self.revoked_at is not None
 
-    def status(self, now: datetime) -> str:
+    def status(self, now: datetime) -> Literal["active", "expired", "revoked"]:
         if self.is_revoked():
             return "revoked"
         return "expired" if self.is_expired(now) else "active"
@@ -97,6 +104,19 @@ class Quota:
     @property
     def remaining(self) -> int:
         return max(self.limit - self.used, 0)
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """How much a token was used on one UTC day."""
+
+    requests: int
+    last_used_at: datetime | None
+
+
+def usage_day(epoch_seconds: int) -> str:
+    """The UTC day (YYYY-MM-DD) holding an instant: "requests today" count per UTC day."""
+    return datetime.fromtimestamp(epoch_seconds, UTC).strftime("%Y-%m-%d")
 
 
 def window_start(now: datetime) -> int:

@@ -18,7 +18,13 @@ class TokenReader(Protocol):
 
 
 class RateCounter(Protocol):
-    def try_consume(self, token_id: str, window_start: int, limit: int) -> Quota | None: ...
+    def try_consume(
+        self, token_id: str, window_start: int, limit: int, used_at: int | None = None
+    ) -> Quota | None: ...
+
+
+class UseRecorder(Protocol):
+    def record_use(self, token_id: str, at: datetime) -> None: ...
 
 
 class CachedTokens:
@@ -44,6 +50,10 @@ class CachedTokens:
         else:
             self._entries[token_id] = (now, token)
         return token
+
+    def forget(self, token_id: str) -> None:
+        """Drop a cached record (after a revocation in this process: it bites at once here)."""
+        self._entries.pop(token_id, None)
 
 
 def authenticate(authorization: str | None, tokens: TokenReader, now: datetime) -> Token:
@@ -71,11 +81,15 @@ def authorize(token: Token, required: Scope) -> None:
         raise Forbidden(f"this endpoint needs a token with scope '{required.value}'")
 
 
-def admit(token: Token, counter: RateCounter, now: datetime) -> Quota:
-    """Count the request against the token's per-minute limit; RateLimited when it is used up."""
+def admit(token: Token, counter: RateCounter, uses: UseRecorder, now: datetime) -> Quota:
+    """Count the request against the token's per-minute limit; RateLimited when it is used up.
+    The first request of each window also records the token's last use (at most once a minute,
+    so the token table sees a write per token-minute, not per request)."""
     start = window_start(now)
-    quota = counter.try_consume(token.token_id, start, token.rate_per_minute)
+    quota = counter.try_consume(token.token_id, start, token.rate_per_minute, int(now.timestamp()))
     if quota is None:
         full = Quota(limit=token.rate_per_minute, used=token.rate_per_minute, resets_at=start + 60)
         raise RateLimited(f"rate limit of {token.rate_per_minute} requests per minute exceeded", full)
+    if quota.used == 1:
+        uses.record_use(token.token_id, now)
     return quota

@@ -97,6 +97,8 @@ class DataHealth:
     countries: list[CountryStatus]
     configuration_errors: list[ConfigIssue]
     sync_states: dict[str, SyncState]
+    sync_report: dict[str, Any] | None  # the latest sync's report, running or finished
+    sync_running: bool
 
     @property
     def healthy(self) -> bool:
@@ -115,11 +117,13 @@ def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports, 
             for i in latest.get("configurationErrors", [])
         ]
     statuses = country_statuses(snapshots, config)
-    running = latest if latest is not None and _is_running(latest, now) else None
-    return DataHealth(statuses, issues, {s.code: _sync_state(s, running) for s in statuses})
+    running = latest if latest is not None and is_running(latest, now) else None
+    states = {s.code: _sync_state(s, running) for s in statuses}
+    return DataHealth(statuses, issues, states, latest, running is not None)
 
 
-def _is_running(report: dict[str, Any], now: datetime) -> bool:
+def is_running(report: dict[str, Any], now: datetime) -> bool:
+    """A report not finished, and not so old that its sync must have died."""
     if report.get("finishedAt"):
         return False
     try:

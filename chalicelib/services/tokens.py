@@ -85,7 +85,7 @@ def revoke_token(tokens: TokenAdminStore, clock: Clock, token_id: str) -> Token:
 
 def _check_new_token(scope: str, rate_per_minute: int, label: str) -> None:
     if scope not in {s.value for s in Scope}:
-        raise _invalid("scope", "must be read or generate")
+        raise _invalid("scope", "must be read, generate or admin")
     if not 1 <= rate_per_minute <= MAX_RATE_PER_MINUTE:
         raise _invalid("rate", f"must be between 1 and {MAX_RATE_PER_MINUTE} requests per minute")
     if not label.strip() or len(label) > MAX_LABEL_LENGTH or not label.isprintable():

@@ -139,7 +139,10 @@ class TableStore(Generic[Item]):
 
     def create_table(self) -> bool:
         with storage_errors(self.table_name):
-            return ensure_table(self._model)
+            created = ensure_table(self._model)
+            if created and self.schema().ttl_attribute:
+                self._model.update_ttl(ignore_update_ttl_errors=True)
+            return created
 
     def ping(self) -> None:
         ping(self._model)

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 from chalicelib.config import Settings
 from chalicelib.domain.snapshots import Layout
+from chalicelib.storage.audit import AuditStore
 from chalicelib.storage.catalog import CatalogStore, shards_for
 from chalicelib.storage.pool import PoolStore, buckets_for
 from chalicelib.storage.rate_limits import RateLimitStore
 from chalicelib.storage.tokens import TokenStore
 
-Store = TokenStore | RateLimitStore | PoolStore | CatalogStore
+Store = TokenStore | RateLimitStore | PoolStore | CatalogStore | AuditStore
 
 
 @dataclass(frozen=True)
@@ -20,9 +21,10 @@ class Stores:
     rate_limits: RateLimitStore
     pool: PoolStore
     catalog: CatalogStore
+    audit: AuditStore
 
     def all(self) -> tuple[Store, ...]:
-        return (self.tokens, self.rate_limits, self.pool, self.catalog)
+        return (self.tokens, self.rate_limits, self.pool, self.catalog, self.audit)
 
 
 def build_stores(settings: Settings) -> Stores:
@@ -31,6 +33,7 @@ def build_stores(settings: Settings) -> Stores:
         rate_limits=RateLimitStore(settings.table(settings.rate_limits_table)),
         pool=PoolStore(settings.table(settings.pool_table)),
         catalog=CatalogStore(settings.table(settings.catalog_table)),
+        audit=AuditStore(settings.table(settings.audit_table)),
     )
 
 

@@ -30,6 +30,7 @@ class _TokenItem(Model):
     created_at = UTCDateTimeAttribute()
     expires_at = UTCDateTimeAttribute()
     revoked_at = UTCDateTimeAttribute(null=True)
+    last_used_at = UTCDateTimeAttribute(null=True)
     purge_at = TTLAttribute()  # the table's TTL attribute: DynamoDB deletes the item after it
 
 
@@ -47,6 +48,7 @@ def _to_token(item: _TokenItem) -> Token:
         created_at=item.created_at,
         expires_at=item.expires_at,
         revoked_at=item.revoked_at,
+        last_used_at=item.last_used_at,
     )
 
 
@@ -86,6 +88,16 @@ class TokenStore(TableStore[_TokenItem]):
             items = list(self._model.scan(self._model.pk.startswith("TOKEN#")))
         return sorted((_to_token(i) for i in items), key=lambda t: t.created_at)
 
+    def record_use(self, token_id: str, at: datetime) -> None:
+        """Note when the token was last used (called once per rate window, not per request)."""
+        item = self._model(_pk(token_id))
+        with storage_errors(self.table_name):
+            try:
+                item.update(actions=[self._model.last_used_at.set(at)], condition=self._model.pk.exists())
+            except UpdateError as exc:
+                if not is_condition_failure(exc):  # deleted meanwhile: nothing to note
+                    raise
+
     def revoke(self, token_id: str, at: datetime) -> Token:
         """Mark a token revoked; revoking twice keeps the first time."""
         item = self._model(_pk(token_id))
@@ -97,6 +109,6 @@ class TokenStore(TableStore[_TokenItem]):
                 )
             except UpdateError as exc:
                 if is_condition_failure(exc):
-                    raise TokenNotFound(token_id) from exc
+                    raise TokenNotFound(f"no token has the id {token_id!r}") from exc
                 raise
         return _to_token(item)

@@ -1,4 +1,4 @@
-"""The stage's data: the four DynamoDB tables (keys and TTL read off the storage modules' models),
+"""The stage's data: the five DynamoDB tables (keys and TTL read off the storage modules' models),
 the bucket for the IP database, source files and sync intermediates, and the cursor secret."""
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ class Data(Construct):
         self.rate_limits = _table(self, "RateLimits", schemas["rate_limits"], stage, removal, recovery=False)
         self.pool = _table(self, "Pool", schemas["pool"], stage, removal, recovery=True)
         self.catalog = _table(self, "Catalog", schemas["catalog"], stage, removal, recovery=True)
+        self.audit = _table(self, "Audit", schemas["audit"], stage, removal, recovery=True)
         self.bucket = s3.Bucket(
             self,
             "Files",
@@ -86,7 +87,7 @@ class Data(Construct):
         )
 
     def tables(self) -> list[dynamodb.Table]:
-        return [self.tokens, self.rate_limits, self.pool, self.catalog]
+        return [self.tokens, self.rate_limits, self.pool, self.catalog, self.audit]
 
     def location(self, prefix: str) -> str:
         return f"s3://{self.bucket.bucket_name}/{prefix}"
@@ -99,6 +100,7 @@ def table_names(stage: Stage) -> dict[str, str]:
         "rate_limits": f"{stage.prefix}-rate-limits",
         "pool": f"{stage.prefix}-pool",
         "catalog": f"{stage.prefix}-catalog",
+        "audit": f"{stage.prefix}-audit",
     }
 
 
@@ -109,6 +111,7 @@ def _schemas(stage: Stage) -> dict[str, TableSchema]:
         rate_limits_table=names["rate_limits"],
         pool_table=names["pool"],
         catalog_table=names["catalog"],
+        audit_table=names["audit"],
     )
     stores = build_stores(settings)
     return {
@@ -116,6 +119,7 @@ def _schemas(stage: Stage) -> dict[str, TableSchema]:
         "rate_limits": stores.rate_limits.schema(),
         "pool": stores.pool.schema(),
         "catalog": stores.catalog.schema(),
+        "audit": stores.audit.schema(),
     }
 
 

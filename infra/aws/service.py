@@ -107,6 +107,7 @@ class ServiceStack(Stack):
             "RATE_LIMITS_TABLE": data.rate_limits.table_name,
             "POOL_TABLE": data.pool.table_name,
             "CATALOG_TABLE": data.catalog.table_name,
+            "AUDIT_TABLE": data.audit.table_name,
             "IP_DATABASE": data.location(IP_DATABASE_PREFIX),
             "JAPAN_POST_DATABASE": data.location(JAPAN_POST_KEY),
             "SYNC_SOURCES": data.location(SOURCES_PREFIX),
@@ -189,9 +190,8 @@ class ServiceStack(Stack):
                 "LoggingConfig", {"LogGroup": group.log_group_name, "LogFormat": "Text"}
             )
         app.add_environment_variable("CURSOR_SECRET_ARN", self.data.cursor_secret.secret_arn, API_FUNCTION)
-        app.add_environment_variable(
-            "SYNC_STATE_MACHINE", self.state_machine.state_machine_arn, SYNC_FUNCTION
-        )
+        for function in (SYNC_FUNCTION, API_FUNCTION):  # the schedule's and the console's starts
+            app.add_environment_variable("SYNC_STATE_MACHINE", self.state_machine.state_machine_arn, function)
         app.get_resource(STEP_FUNCTION).add_property_override("EphemeralStorage", {"Size": STEP_TMP_MB})
 
     def _grant(self) -> None:
@@ -201,12 +201,22 @@ class ServiceStack(Stack):
         reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
         writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"]
         served = [data.pool.table_arn, data.catalog.table_arn]
-        api.add_to_policy(
-            iam.PolicyStatement(actions=["dynamodb:GetItem"], resources=[data.tokens.table_arn])
-        )
-        api.add_to_policy(  # GetItem: /ready's ping of every table
+        api.add_to_policy(  # the admin API creates, lists (a scan) and revokes; requests note last use
             iam.PolicyStatement(
-                actions=["dynamodb:GetItem", "dynamodb:UpdateItem"], resources=[data.rate_limits.table_arn]
+                actions=["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Scan"],
+                resources=[data.tokens.table_arn],
+            )
+        )
+        api.add_to_policy(  # GetItem: /ready's ping of every table; BatchGetItem: the day's usage
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:BatchGetItem"],
+                resources=[data.rate_limits.table_arn],
+            )
+        )
+        api.add_to_policy(
+            iam.PolicyStatement(
+                actions=["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query"],
+                resources=[data.audit.table_arn],
             )
         )
         api.add_to_policy(iam.PolicyStatement(actions=reads, resources=served))
@@ -234,6 +244,7 @@ class ServiceStack(Stack):
                 )
             )
         self.state_machine.grant_start_execution(roles[SYNC_FUNCTION])
+        self.state_machine.grant_start_execution(api)  # the console's Start sync
 
 
 def _objects(actions: list[str], data: Data, prefix: str) -> iam.PolicyStatement:

@@ -30,19 +30,25 @@ def _resources(template: Template, kind: str) -> dict[str, Any]:
     return dict(template.find_resources(kind))
 
 
-def test_the_four_tables_have_the_storage_modules_keys_ttl_billing_and_protection(
+def test_the_five_tables_have_the_storage_modules_keys_ttl_billing_and_protection(
     stack: ServiceStack,
 ) -> None:
     template = Template.from_stack(stack)
     names = table_names(stack.stage)
     tables = {t["Properties"]["TableName"]: t for t in _resources(template, "AWS::DynamoDB::Table").values()}
     assert set(tables) == set(names.values())
-    expected_ttl = {"tokens": "purge_at", "rate_limits": "expires", "pool": None, "catalog": None}
+    expected_ttl = {
+        "tokens": "purge_at",
+        "rate_limits": "expires",
+        "pool": None,
+        "catalog": None,
+        "audit": "purge_at",
+    }
     for role, name in names.items():
         table = tables[name]["Properties"]
         keys = {k["KeyType"]: k["AttributeName"] for k in table["KeySchema"]}
         assert keys["HASH"] == "pk"
-        assert keys.get("RANGE") == ("sk" if role in ("pool", "catalog") else None)
+        assert keys.get("RANGE") == ("sk" if role in ("pool", "catalog", "audit") else None)
         assert table["BillingMode"] == "PAY_PER_REQUEST"
         ttl = table.get("TimeToLiveSpecification")
         assert (ttl["AttributeName"] if ttl and ttl["Enabled"] else None) == expected_ttl[role]
@@ -108,6 +114,7 @@ def test_each_function_gets_its_memory_timeout_role_log_group_and_the_tables(sta
         "RATE_LIMITS_TABLE": stack.data.rate_limits,
         "POOL_TABLE": stack.data.pool,
         "CATALOG_TABLE": stack.data.catalog,
+        "AUDIT_TABLE": stack.data.audit,
     }
     for logical_id, chalice_name in FUNCTIONS.items():
         properties = functions[logical_id]["Properties"]
@@ -156,11 +163,13 @@ def test_the_container_task_runs_the_sync_step_with_the_lambdas_settings(stack: 
     assert all(not g["Properties"].get("SecurityGroupIngress") for g in groups.values())
 
 
-def test_least_privilege_the_api_reads_data_and_only_the_sync_step_writes_it(stack: ServiceStack) -> None:
+def test_least_privilege_the_api_writes_only_tokens_usage_and_audit_and_only_the_sync_step_the_pool(
+    stack: ServiceStack,
+) -> None:
     template = Template.from_stack(stack)
     policies = _resources(template, "AWS::IAM::Policy")
 
-    def actions_of(role: str) -> set[str]:
+    def statements_of(role: str) -> list[dict[str, Any]]:
         role_id = stack.resolve(stack.roles[role].role_name)["Ref"]
         statements = [
             s
@@ -170,13 +179,25 @@ def test_least_privilege_the_api_reads_data_and_only_the_sync_step_writes_it(sta
         ]
         for statement in statements:
             assert statement["Resource"] != "*", statement
-        return {
-            a for s in statements for a in ([s["Action"]] if isinstance(s["Action"], str) else s["Action"])
-        }
+        return statements
+
+    def actions(statement: dict[str, Any]) -> set[str]:
+        action = statement["Action"]
+        return {action} if isinstance(action, str) else set(action)
+
+    def actions_of(role: str) -> set[str]:
+        return {a for s in statements_of(role) for a in actions(s)}
 
     api, step, schedule = actions_of(API_FUNCTION), actions_of(STEP_FUNCTION), actions_of(SYNC_FUNCTION)
+    served = json.dumps(
+        [stack.resolve(stack.data.pool.table_arn), stack.resolve(stack.data.catalog.table_arn)]
+    )
+    for statement in statements_of(API_FUNCTION):
+        resources = json.dumps(statement["Resource"])
+        if any(json.dumps(arn) in resources for arn in json.loads(served)):
+            assert actions(statement) <= {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
     assert "dynamodb:BatchWriteItem" not in api
-    assert "dynamodb:PutItem" not in api
+    assert "states:StartExecution" in api  # the console's Start sync
     assert {"dynamodb:BatchWriteItem", "s3:PutObject", "s3:ListBucket"} <= step
     assert "secretsmanager:GetSecretValue" in api
     assert "secretsmanager:GetSecretValue" not in step

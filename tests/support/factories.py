@@ -28,6 +28,7 @@ def make_settings(**overrides: object) -> Settings:
         "rate_limits_table": "test-rate-limits",
         "pool_table": "test-pool",
         "catalog_table": "test-catalog",
+        "audit_table": "test-audit",
         "token_cache_seconds": 0,
         "cursor_secret": "test-cursor-secret-" + "x" * 32,
     }
@@ -115,4 +116,5 @@ def fresh_tables(name: str) -> dict[str, str]:
         "rate_limits_table": f"{prefix}-rate",
         "pool_table": f"{prefix}-pool",
         "catalog_table": f"{prefix}-catalog",
+        "audit_table": f"{prefix}-audit",
     }

@@ -10,6 +10,7 @@ BASE = {
     "RATE_LIMITS_TABLE": "t-rate",
     "POOL_TABLE": "t-pool",
     "CATALOG_TABLE": "t-cat",
+    "AUDIT_TABLE": "t-audit",
 }
 
 

@@ -38,7 +38,7 @@ def test_created_token_stores_only_a_hash() -> None:
 @pytest.mark.parametrize(
     ("overrides", "field"),
     [
-        ({"scope": "admin"}, "scope"),
+        ({"scope": "owner"}, "scope"),
         ({"rate_per_minute": 0}, "rate"),
         ({"rate_per_minute": 100_001}, "rate"),
         ({"label": "  "}, "label"),

@@ -1,0 +1,242 @@
+"""The administrators' API under /api/v1/admin/ (admin tokens only): tokens, the pool's state,
+starting a sync, the audit log. The console at /admin calls it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from chalice.app import Blueprint
+
+from chalicelib.api.endpoint import Call, Operation, endpoint
+from chalicelib.api.models import admin as models
+from chalicelib.api.models.reports import ConfigurationIssue
+from chalicelib.api.reports import coverage_entry
+from chalicelib.domain.tokens import Scope
+from chalicelib.services import admin as service
+from chalicelib.services.tokens import parse_duration
+
+admin = Blueprint(__name__)
+
+TOKENS = "/api/v1/admin/tokens"
+
+
+def _admin(call: Call[Any, Any]) -> service.Admin:
+    assert call.token is not None  # admin operations always authenticate
+    return service.Admin(actor=call.token.token_id, clock=call.dependencies.clock)
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="GET",
+        path=TOKENS,
+        name="listTokens",
+        tag="admin",
+        summary="Every token (never its secret), newest first, with its use today",
+        response=models.TokensResponse,
+        scope=Scope.ADMIN,
+    ),
+)
+def list_tokens(call: Call[None, None]) -> models.TokensResponse:
+    d = call.dependencies
+    views = service.list_tokens(d.stores.tokens, d.stores.rate_limits, d.clock)
+    now = d.clock.now()
+    return models.TokensResponse(data=[_token_entry(v, now) for v in views])
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="POST",
+        path=TOKENS,
+        name="createToken",
+        tag="admin",
+        summary="Create a token; its secret is in this response only",
+        response=models.CreatedTokenResponse,
+        scope=Scope.ADMIN,
+        body=models.CreateTokenBody,
+        status=201,
+    ),
+)
+def create_token(call: Call[None, models.CreateTokenBody]) -> models.CreatedTokenResponse:
+    d, body = call.dependencies, call.body
+    issued = service.create(
+        d.stores.tokens,
+        d.stores.audit,
+        _admin(call),
+        scope=body.scope,
+        rate_per_minute=body.rate_per_minute,
+        lifetime=parse_duration(body.expires_in),
+        label=body.label,
+    )
+    view = service.TokenView(issued.token, requests_today=0, last_used_at=None)
+    created = models.CreatedToken(token=_token_entry(view, d.clock.now()), secret=issued.bearer)
+    return models.CreatedTokenResponse(data=created)
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="POST",
+        path=TOKENS + "/{tokenId}/revoke",
+        name="revokeToken",
+        tag="admin",
+        summary="Revoke a token: refused at once by this process, by every API process within the "
+        "token cache time (TOKEN_CACHE_SECONDS, 30 s by default)",
+        description="Revoking a revoked token keeps its first revocation time. "
+        "404 TOKEN_NOT_FOUND when no token has the id.",
+        response=models.TokenResponse,
+        scope=Scope.ADMIN,
+        path_params=models.TokenPath,
+        errors=(404,),
+    ),
+)
+def revoke_token(call: Call[None, None]) -> models.TokenResponse:
+    d = call.dependencies
+    token = service.revoke(d.stores.tokens, d.tokens, d.stores.audit, _admin(call), call.path["token_id"])
+    view = service.TokenView(token, requests_today=0, last_used_at=token.last_used_at)
+    return models.TokenResponse(data=_token_entry(view, d.clock.now()))
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="GET",
+        path="/api/v1/admin/data",
+        name="getDataStatus",
+        tag="admin",
+        summary="Per enabled country its pool, coverage and sync state; the last sync's report",
+        response=models.DataStatusResponse,
+        scope=Scope.ADMIN,
+    ),
+)
+def data_status(call: Call[None, None]) -> models.DataStatusResponse:
+    d = call.dependencies
+    status = service.data_status(d.snapshots, d.pool_config, d.stores.catalog, d.clock)
+    health = status.health
+    return models.DataStatusResponse(
+        data=models.DataStatus(
+            healthy=health.healthy,
+            countries=[
+                models.CountryState(
+                    code=c.code,
+                    ready=c.ready,
+                    sync_state=health.sync_states[c.code].value,
+                    snapshot_id=c.snapshot.snapshot_id if c.snapshot else None,
+                    published_at=c.snapshot.published_at if c.snapshot else None,
+                    address_count=c.count,
+                    residential_count=c.residential_count,
+                    complete_count=c.complete_count,
+                    coverage=coverage_entry(status.coverage[c.code]),
+                )
+                for c in health.countries
+            ],
+            configuration_errors=[
+                ConfigurationIssue(country=i.country, field=i.field, message=i.message)
+                for i in health.configuration_errors
+            ],
+            sync=models.SyncState(running=health.sync_running, last_report=_sync_report(health.sync_report)),
+        )
+    )
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="POST",
+        path="/api/v1/admin/sync",
+        name="startSync",
+        tag="admin",
+        summary="Start a sync of every enabled country now (in AWS, an execution of the sync's state "
+        "machine; locally, a process beside the server); GET /api/v1/admin/data shows its progress",
+        description="409 SYNC_RUNNING when a sync is running already.",
+        response=models.SyncStartedResponse,
+        scope=Scope.ADMIN,
+        errors=(409,),
+        status=202,
+    ),
+)
+def start_sync(call: Call[None, None]) -> models.SyncStartedResponse:
+    d = call.dependencies
+    started = service.start_sync(d.launcher(), d.stores.catalog, d.stores.audit, _admin(call))
+    return models.SyncStartedResponse(data=models.SyncStarted(run=started.run, started_at=started.started_at))
+
+
+@endpoint(
+    admin,
+    Operation(
+        method="GET",
+        path="/api/v1/admin/audit",
+        name="listAuditEntries",
+        tag="admin",
+        summary="The audit log: every administrator action, newest first (kept 13 months)",
+        response=models.AuditResponse,
+        scope=Scope.ADMIN,
+        query=models.AuditQuery,
+    ),
+)
+def audit_log(call: Call[models.AuditQuery, None]) -> models.AuditResponse:
+    d = call.dependencies
+    entries = service.audit_entries(d.stores.audit, d.clock, call.query.limit)
+    return models.AuditResponse(
+        data=[
+            models.AuditEntry(
+                at=e.at, actor=e.actor, action=e.action.value, target=e.target, details=e.details
+            )
+            for e in entries
+        ]
+    )
+
+
+def _token_entry(view: service.TokenView, now: datetime) -> models.TokenEntry:
+    t = view.token
+    return models.TokenEntry(
+        id=t.token_id,
+        label=t.label,
+        scope=t.scope.value,
+        rate_per_minute=t.rate_per_minute,
+        created_at=t.created_at,
+        expires_at=t.expires_at,
+        revoked_at=t.revoked_at,
+        status=t.status(now),
+        last_used_at=view.last_used_at,
+        requests_today=view.requests_today,
+    )
+
+
+def _sync_report(report: dict[str, Any] | None) -> models.SyncReport | None:
+    """The stored report (SyncReport.as_dict) as the API shows it."""
+    if report is None:
+        return None
+    return models.SyncReport(
+        started_at=report["startedAt"],
+        finished_at=report.get("finishedAt") or None,
+        ok=bool(report.get("ok")),
+        planned=list(report.get("planned", [])),
+        building=report.get("building"),
+        countries={
+            code: models.CountryReport(
+                status=o["status"],
+                snapshot_id=o.get("snapshot_id"),
+                addresses=o.get("addresses", 0),
+                residential=o.get("residential", 0),
+                complete=o.get("complete", 0),
+                locations=o.get("locations", 0),
+                items_written=o.get("items_written", 0),
+                items_deleted=o.get("items_deleted", 0),
+                error=o.get("error"),
+            )
+            for code, o in report.get("countries", {}).items()
+        },
+        sources={
+            family: models.SourceReport(
+                country=t.get("country", ""),
+                read=t.get("read", 0),
+                kept=t.get("kept", 0),
+                dropped=dict(t.get("dropped", {})),
+                removed_fields=dict(t.get("removedFields", {})),
+            )
+            for family, t in report.get("sources", {}).items()
+        },
+    )
