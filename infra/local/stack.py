@@ -66,8 +66,10 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
         # A fresh cursor key per run unless one is given: paging cursors outlive nothing but the run.
         os.environ.setdefault("CURSOR_SECRET", secrets.token_urlsafe(32))
         dependencies = _prepare_tables()
-        bearer = _dev_token(dependencies)
+        bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
+        admin = _dev_token(dependencies, "admin")
+        print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
         sync = _BackgroundSync(dependencies, dev_dir / "sync-work", lambda: _save(ram, db_dir))
         sync.start_unless_current()
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
@@ -123,14 +125,14 @@ def _prepare_tables() -> deps.Dependencies:
     return dependencies
 
 
-def _dev_token(dependencies: deps.Dependencies) -> str:
+def _dev_token(dependencies: deps.Dependencies, scope: str) -> str:
     issued = create_token(
         dependencies.stores.tokens,
         dependencies.clock,
-        scope="generate",
+        scope=scope,
         rate_per_minute=DEV_TOKEN_RATE,
         lifetime=DEV_TOKEN_LIFETIME,
-        label="make run",
+        label=f"make run ({scope})",
     )
     return issued.bearer
 

@@ -36,6 +36,7 @@ class Stack:
     port: int
     ddb_port: int
     dev_token: str
+    admin_token: str
     env: dict[str, str]
     startup: list[str]
 
@@ -81,10 +82,15 @@ def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
         start_new_session=True,  # its own process group, as a terminal gives `make run`
     )
     lines = _read_until(process, "Serving http")
-    token = lines[lines.index(next(line for line in lines if line.startswith("Dev token"))) + 1]
-    stack = Stack(process, port, ddb_port, token, env, lines)
+    token = _printed_after(lines, "Dev token")
+    stack = Stack(process, port, ddb_port, token, _printed_after(lines, "Admin token"), env, lines)
     _wait_for_health(stack)
     return stack
+
+
+def _printed_after(lines: list[str], heading: str) -> str:
+    """The token printed on the line after the one starting with `heading`."""
+    return lines[lines.index(next(line for line in lines if line.startswith(heading))) + 1]
 
 
 def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = START_TIMEOUT) -> list[str]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from pynamodb.exceptions import PutError
 
 from chalicelib import deps
+from chalicelib.domain.audit import AuditAction, AuditEntry
+from chalicelib.domain.tokens import usage_day
 from chalicelib.errors import StorageUnavailable, TokenNotFound
 from chalicelib.storage.tables import build_stores
 from tests.support.factories import issue_token, make_settings
@@ -51,6 +54,57 @@ def test_rate_window_boundary(backend: deps.Dependencies) -> None:
     next_window = counter.try_consume("tok", 180, 3)
     assert next_window is not None
     assert next_window.used == 1
+
+
+def test_a_late_request_counts_into_the_newer_window_never_past_its_limit(backend: deps.Dependencies) -> None:
+    """A Lambda whose clock lags still counts against the window another has opened."""
+    counter = backend.stores.rate_limits
+    assert counter.try_consume("skew", 240, 2) is not None
+    late = counter.try_consume("skew", 180, 2)
+    assert late is not None
+    assert (late.used, late.resets_at) == (2, 300)
+    assert counter.try_consume("skew", 180, 2) is None
+
+
+def test_usage_counts_the_days_requests_and_the_last_one(backend: deps.Dependencies) -> None:
+    counter = backend.stores.rate_limits
+    day = 1_795_000_000 - 1_795_000_000 % 86_400  # 00:00 UTC of a day
+    for minute in range(3):
+        for second in (1, 2):
+            counter.try_consume("used", day + 60 * minute, 100, day + 60 * minute + second)
+    counter.try_consume("used", day + 86_400, 100, day + 86_400 + 1)  # the next day counts apart
+    counter.try_consume("other", day, 1)
+    counter.try_consume("other", day, 1)  # refused: not a request served
+    usage = counter.usage(["used", "other", "never"], usage_day(day))
+    assert set(usage) == {"used", "other"}
+    assert usage["used"].requests == 6
+    assert usage["used"].last_used_at == datetime.fromtimestamp(day + 122, UTC)
+    assert usage["other"].requests == 1
+
+
+def test_record_use_notes_the_time_on_the_token(backend: deps.Dependencies) -> None:
+    tokens, clock = backend.stores.tokens, backend.clock
+    issued = issue_token(tokens, clock)
+    tokens.record_use(issued.token.token_id, clock.now())
+    tokens.record_use("nosuchtoken0", clock.now())  # a token deleted meanwhile: nothing happens
+    stored = tokens.get(issued.token.token_id)
+    assert stored is not None
+    assert stored.last_used_at == clock.now()
+    assert tokens.get("nosuchtoken0") is None
+
+
+def test_audit_entries_come_back_newest_first_across_months(backend: deps.Dependencies) -> None:
+    audit, now = backend.stores.audit, backend.clock.now()
+    last_month = now - timedelta(days=40)
+    audit.append(AuditEntry(last_month, "admin0000001", AuditAction.SYNC_STARTED, "run-1"))
+    audit.append(AuditEntry(now, "admin0000001", AuditAction.TOKEN_CREATED, "t1", {"label": "<qa>"}))
+    audit.append(AuditEntry(now, "admin0000002", AuditAction.TOKEN_REVOKED, "t1"))
+    entries = audit.recent(now, 10)
+    assert [e.target for e in entries][-1] == "run-1"
+    assert {e.action for e in entries[:2]} == {AuditAction.TOKEN_CREATED, AuditAction.TOKEN_REVOKED}
+    assert next(e for e in entries if e.target == "run-1").at == last_month
+    assert [e.details for e in entries if e.action is AuditAction.TOKEN_CREATED] == [{"label": "<qa>"}]
+    assert len(audit.recent(now, 2)) == 2
 
 
 def test_rate_limit_holds_under_concurrency(

@@ -107,3 +107,19 @@ class FakeSnapshots:
 
     def get(self, country: str) -> PublishedSnapshot | None:
         return self.active.get(country)
+
+
+class FakeSyncLauncher:
+    """Records the syncs it is asked to start; `busy` makes it report one running."""
+
+    def __init__(self, busy: bool = False) -> None:
+        self.busy = busy
+        self.started: list[str] = []
+
+    def running(self) -> bool:
+        return self.busy
+
+    def start(self, name: str) -> str:
+        self.started.append(name)
+        self.busy = True
+        return name
