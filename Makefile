@@ -12,12 +12,16 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
+# The console's third-party files (swagger-ui-dist), served by the app itself: copied into the
+# package's folder, not committed.
+CONSOLE_VENDOR := chalicelib/console/vendor
+CONSOLE_STAMP := $(CONSOLE_VENDOR)/.installed
 STAGE ?= dev
 # jsii (the CDK's Python bridge to its JavaScript) warns on every call that Node 20, what Debian
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: install run token aws-token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
+.PHONY: browser install run token aws-token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +32,19 @@ $(NODE_STAMP): infra/local/package.json infra/local/package-lock.json
 	npm ci --prefix infra/local --no-audit --no-fund --loglevel=error
 	@touch $@
 
-install: $(PY_STAMP) $(NODE_STAMP)
+# --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install over the network.
+$(CONSOLE_STAMP): infra/console/package.json infra/console/package-lock.json
+	npm ci --prefix infra/console --ignore-scripts --no-audit --no-fund --loglevel=error
+	mkdir -p $(CONSOLE_VENDOR)
+	cp infra/console/node_modules/swagger-ui-dist/{swagger-ui-bundle.js,swagger-ui.css,LICENSE,NOTICE} $(CONSOLE_VENDOR)/
+	@touch $@
+
+## Debian's Chromium for the browser tests, when missing (apt-get needs root, as in CI).
+browser:
+	@command -v chromium >/dev/null || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT).
 run: install
@@ -54,11 +70,11 @@ lint: $(PY_STAMP)
 typecheck: $(PY_STAMP)
 	$(BIN)/mypy
 
-pytest: install
+pytest: install browser
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) infra/local/node_modules infra/aws/cli/node_modules infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
 ## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS
@@ -67,7 +83,7 @@ synth: install
 	$(BIN)/python -m infra.aws.app $(if $(filter full,$(PACKAGE)),,--stub-package)
 
 ## The real deployment package of $(STAGE) (chalice package: requirements for Lambda's platform).
-package: $(PY_STAMP)
+package: $(PY_STAMP) $(CONSOLE_STAMP)
 	rm -rf infra/package/$(STAGE)
 	$(BIN)/python -m infra.aws.package $(STAGE) infra/package/$(STAGE)
 

@@ -43,6 +43,8 @@ class Settings(BaseModel):
     audit_table: str = Field(min_length=3)
     # The source manifest the scheduled sync reads (a path; production points it at upstream copies).
     sync_manifest: str | None = None
+    # Only these countries (comma-separated codes) in a sync the console starts locally; unset: all.
+    sync_countries: str | None = Field(default=None, pattern=r"^[A-Z]{2}(,[A-Z]{2})*$")
     # In AWS: the Step Functions state machine the schedule starts (unset: the schedule's Lambda
     # syncs in process, which holds small pools), the source store the acquisition filled, and
     # where the sharded build keeps its intermediate files (s3://bucket/prefix/, one run per folder).
@@ -86,6 +88,7 @@ _ENV_NAMES = {
     "catalog_table": "CATALOG_TABLE",
     "audit_table": "AUDIT_TABLE",
     "sync_manifest": "SYNC_MANIFEST",
+    "sync_countries": "SYNC_COUNTRIES",
     "sync_state_machine": "SYNC_STATE_MACHINE",
     "sync_sources": "SYNC_SOURCES",
     "sync_work": "SYNC_WORK",

@@ -20,6 +20,9 @@ def http_middleware(request: Request | None, get_response: Callable[[Request | N
     scope = request_scope.begin(context.get("requestId"))
     response = _as_utf8_json(reshape_chalice_error(get_response(request), scope.request_id))
     response.headers["X-Request-Id"] = scope.request_id
+    # Every answer: no MIME sniffing, no Referer carrying our URLs (the console sets more).
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
     log_event(
         "request",
         requestId=scope.request_id,

@@ -45,8 +45,8 @@ class LocalProcessLauncher:
     """`python -m chalicelib.cli sync` in a child process of the local API server, with its
     environment (the same tables and manifest); its output goes to `log`."""
 
-    def __init__(self, manifest: Path, log: Path) -> None:
-        self.manifest, self.log = manifest, log
+    def __init__(self, manifest: Path, log: Path, countries: tuple[str, ...] = ()) -> None:
+        self.manifest, self.log, self.countries = manifest, log, countries
         self._process: subprocess.Popen[bytes] | None = None
         self._output: IO[bytes] | None = None
 
@@ -61,5 +61,7 @@ class LocalProcessLauncher:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         self._output = self.log.open("ab")
         argv = [sys.executable, "-m", "chalicelib.cli", "sync", "--manifest", str(self.manifest)]
+        for country in self.countries:
+            argv += ["--country", country]
         self._process = subprocess.Popen(argv, stdout=self._output, stderr=subprocess.STDOUT)  # noqa: S603
         return f"{name} (local process {self._process.pid})"

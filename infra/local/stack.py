@@ -65,6 +65,9 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
         os.environ.update(local_environment(engine.endpoint))
         # A fresh cursor key per run unless one is given: paging cursors outlive nothing but the run.
         os.environ.setdefault("CURSOR_SECRET", secrets.token_urlsafe(32))
+        # The console's Start sync builds what the background sync does.
+        if countries := os.environ.get("LOCAL_SYNC_COUNTRIES", "").strip():
+            os.environ["SYNC_COUNTRIES"] = countries.upper().replace(" ", "")
         dependencies = _prepare_tables()
         bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)

@@ -3,124 +3,26 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from infra.local.dynamodb_local import free_port, java_available, port_is_free
-from infra.local.env import PROJECT_DIR
 from infra.local.stack import RAM_ROOT
 from tests.support.factories import SOURCES
+from tests.support.local_stack import (
+    NL_POSTCODES,
+    SYNC_TIMEOUT,
+    SYNCED,
+    Stack,
+    read_until,
+    start_stack,
+    stop_stack,
+)
 
 pytestmark = pytest.mark.integration
-
-START_TIMEOUT = 120.0
-SYNC_TIMEOUT = 240.0
-SYNCED = {"NL": 86, "AD": 193}  # small real sources keep the start quick
-NL_POSTCODES = 17  # distinct postcodes of the three NL sources: one listing page
-
-
-@dataclass
-class Stack:
-    process: subprocess.Popen[str]
-    port: int
-    ddb_port: int
-    dev_token: str
-    admin_token: str
-    env: dict[str, str]
-    startup: list[str]
-
-    def request(
-        self, method: str, path: str, token: str | None = None, body: bytes | None = None
-    ) -> tuple[int, dict[str, str], Any]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        url = f"http://127.0.0.1:{self.port}{path}"
-        req = urllib.request.Request(url, data=body, headers=headers, method=method)
-        try:
-            with urllib.request.urlopen(req, timeout=10) as response:  # noqa: S310 - loopback only
-                return response.status, dict(response.headers), json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, dict(error.headers), json.loads(error.read())
-
-    def make_token(self, scope: str, rate: int) -> str:
-        """What `make token` runs, against this stack."""
-        argv = [sys.executable, "-m", "infra.local", "cli", "tokens", "create"]
-        argv += ["--scope", scope, "--rate", str(rate), "--expires", "1h", "--label", "it"]
-        done = subprocess.run(argv, env=self.env, cwd=PROJECT_DIR, capture_output=True, text=True, check=True)
-        return done.stdout.strip().splitlines()[-1]
-
-
-def _start(dev_dir: Path, port: int, ddb_port: int) -> Stack:
-    env = {
-        **os.environ,
-        "PORT": str(port),
-        "DDB_PORT": str(ddb_port),
-        "DEV_DIR": str(dev_dir),
-        "LOCAL_SYNC_COUNTRIES": ",".join(SYNCED),
-        "LOCAL_SYNC_FIRST": "AD",
-    }
-    env.pop("AWS_ENDPOINT_URL_DYNAMODB", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "infra.local", "run"],
-        cwd=PROJECT_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group, as a terminal gives `make run`
-    )
-    lines = _read_until(process, "Serving http")
-    token = _printed_after(lines, "Dev token")
-    stack = Stack(process, port, ddb_port, token, _printed_after(lines, "Admin token"), env, lines)
-    _wait_for_health(stack)
-    return stack
-
-
-def _printed_after(lines: list[str], heading: str) -> str:
-    """The token printed on the line after the one starting with `heading`."""
-    return lines[lines.index(next(line for line in lines if line.startswith(heading))) + 1]
-
-
-def _read_until(process: subprocess.Popen[str], marker: str, timeout: float = START_TIMEOUT) -> list[str]:
-    assert process.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            pytest.fail(f"make run stopped early:\n{''.join(lines)}")
-        lines.append(line.rstrip("\n"))
-        if line.startswith(marker):
-            return lines
-    pytest.fail(f"make run did not start in {START_TIMEOUT}s:\n" + "\n".join(lines))
-
-
-def _wait_for_health(stack: Stack) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            if stack.request("GET", "/api/v1/health")[0] == 200:
-                return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.3)
-    pytest.fail("the API never answered /api/v1/health")
-
-
-def _stop(stack: Stack, sig: signal.Signals) -> int:
-    os.killpg(stack.process.pid, sig)
-    return stack.process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
@@ -132,10 +34,10 @@ def dev_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def stack(dev_dir: Path) -> Iterator[Stack]:
     if not java_available():
         pytest.skip("Java is not installed: the local stack test needs DynamoDB Local")
-    running = _start(dev_dir, free_port(), free_port())
+    running = start_stack(dev_dir, free_port(), free_port())
     yield running
     if running.process.poll() is None:
-        _stop(running, signal.SIGTERM)
+        stop_stack(running, signal.SIGTERM)
 
 
 def test_probes_and_openapi(stack: Stack) -> None:
@@ -152,7 +54,7 @@ def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_fi
 ) -> None:
     assert any(line.startswith("Syncing the sample sources in the background") for line in stack.startup)
     assert stack.request("GET", "/api/v1/health")[0] == 200  # served before the pool exists
-    later = _read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
+    later = read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
     assert "Sync: AD published; now the rest." in later  # LOCAL_SYNC_FIRST, a sync of its own
     status, _, body = stack.request("GET", "/api/v1/countries", token=stack.dev_token)
     assert status == 200
@@ -210,14 +112,14 @@ def test_bad_input(stack: Stack) -> None:
 
 
 def test_stops_on_sigterm_and_runs_again_with_data_kept(stack: Stack, dev_dir: Path) -> None:
-    assert _stop(stack, signal.SIGTERM) == 0
+    assert stop_stack(stack, signal.SIGTERM) == 0
     assert port_is_free(stack.port)
     assert port_is_free(stack.ddb_port)
-    again = _start(dev_dir, stack.port, stack.ddb_port)
+    again = start_stack(dev_dir, stack.port, stack.ddb_port)
     if SOURCES.exists():
         assert any("The pool is current" in line for line in again.startup)  # no second sync
     try:
         assert again.request("GET", "/api/v1/countries", token=stack.dev_token)[0] == 200  # old token kept
     finally:
-        assert _stop(again, signal.SIGINT) == 0
+        assert stop_stack(again, signal.SIGINT) == 0
     assert port_is_free(again.ddb_port)

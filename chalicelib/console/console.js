@@ -1,0 +1,565 @@
+// The administrator console: sign in with an admin token, manage tokens, watch the data, read the
+// API docs. Everything shown is set as text (append / textContent), never parsed as HTML, so a
+// label or a source name cannot inject markup. The token lives in this tab's sessionStorage only.
+
+const ROOT = new URL(".", location.href); // "/" locally, "/<stage>/" behind API Gateway
+const TOKEN_KEY = "ags.adminToken";
+const POLL_MS = 2000;
+const main = document.getElementById("main");
+const nav = document.getElementById("nav");
+let pollTimer = null;
+let swaggerLoaded = null;
+
+// ---- small helpers -------------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (value === true) el.setAttribute(key, "");
+    else if (value !== false && value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false) el.append(child); // strings become text
+  }
+  return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function s(tag, attrs = {}, text) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+const number = (n) => Number(n).toLocaleString("en-US");
+const when = (iso) => (iso ? `${String(iso).slice(0, 16).replace("T", " ")} UTC` : "—");
+const url = (path) => new URL(path, ROOT).toString();
+
+function table(caption, headers, rows, empty = "None") {
+  if (!rows.length) return h("p", { class: "muted" }, `${caption}: ${empty}.`);
+  return h(
+    "div",
+    { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption },
+    h(
+      "table",
+      {},
+      h("caption", {}, caption),
+      h("thead", {}, h("tr", {}, headers.map((name) => h("th", { scope: "col" }, name)))),
+      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell))))),
+    ),
+  );
+}
+
+// ---- the API ----------------------------------------------------------------------------------
+
+class ApiError extends Error {
+  constructor(status, body) {
+    const error = (body && body.error) || {};
+    super(error.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || "";
+    this.details = error.details || [];
+  }
+}
+
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+
+async function api(method, path, body) {
+  const headers = { Authorization: `Bearer ${token()}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(url(path), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+    credentials: "omit",
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// A page's failure: a token that stopped working signs out; anything else is said on the page.
+function failed(error, where) {
+  if (error instanceof ApiError && error.status === 401) {
+    signOut("Your session ended: the admin token is no longer valid (revoked or expired).");
+    return;
+  }
+  where.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not load: ${error.message}`));
+}
+
+// ---- sign in / out ----------------------------------------------------------------------------
+
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  location.hash = "#/sign-in";
+  renderSignIn(message);
+}
+
+function renderSignIn(message) {
+  nav.hidden = true;
+  const input = h("input", {
+    id: "admin-token",
+    name: "admin-token",
+    type: "password",
+    autocomplete: "off",
+    spellcheck: "false",
+    "aria-describedby": "admin-token-error admin-token-hint",
+  });
+  const error = h("p", { id: "admin-token-error", class: "field-error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card narrow", novalidate: true },
+    h("h1", {}, "Sign in"),
+    message ? h("p", { class: "notice", role: "status" }, message) : null,
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "admin-token" }, "Admin token"),
+      input,
+      h("p", { id: "admin-token-hint", class: "hint" }, "make run prints one; or make token SCOPE=admin."),
+      error,
+    ),
+    h("button", { type: "submit" }, "Sign in"),
+    h("p", { class: "hint" }, "The token is kept in this browser tab only, and forgotten when it closes."),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    fieldError(input, error, value ? "" : "Enter an admin token.");
+    if (!value) return;
+    sessionStorage.setItem(TOKEN_KEY, value);
+    try {
+      await api("GET", "api/v1/admin/tokens");
+      location.hash = "#/tokens";
+      route();
+    } catch (caught) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      const text =
+        caught.status === 403
+          ? "This token is not an admin token."
+          : caught.status === 401
+            ? "This token is not valid: unknown, revoked or expired."
+            : `Could not sign in: ${caught.message}`;
+      fieldError(input, error, text);
+    }
+  });
+  main.replaceChildren(form);
+  input.focus();
+}
+
+function fieldError(input, element, text) {
+  element.textContent = text;
+  if (text) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}
+
+// ---- tokens -----------------------------------------------------------------------------------
+
+const TOKEN_FIELDS = [
+  { name: "label", label: "Label", api: ["label"] },
+  { name: "scope", label: "Scope", api: ["scope"] },
+  { name: "rate", label: "Requests per minute", api: ["ratePerMinute", "rate"] },
+  { name: "expires", label: "Expires in", api: ["expiresIn", "expires"] },
+];
+
+function tokenForm(onCreated) {
+  const inputs = {
+    label: h("input", { id: "token-label", name: "label", type: "text", maxlength: "100", required: true }),
+    scope: h(
+      "select",
+      { id: "token-scope", name: "scope" },
+      h("option", { value: "generate", selected: true }, "generate (all public endpoints)"),
+      h("option", { value: "read" }, "read (read-only endpoints)"),
+      h("option", { value: "admin" }, "admin (this console)"),
+    ),
+    rate: h("input", { id: "token-rate", name: "rate", type: "number", min: "1", max: "100000", value: "60" }),
+    expires: h("input", { id: "token-expires", name: "expires", type: "text", value: "30d" }),
+  };
+  const errors = {};
+  const fields = TOKEN_FIELDS.map(({ name, label }) => {
+    errors[name] = h("p", { id: `token-${name}-error`, class: "field-error", role: "alert" });
+    inputs[name].setAttribute("aria-describedby", `token-${name}-error`);
+    const hint =
+      name === "expires" ? h("p", { class: "hint" }, "A number with s, m, h or d: 2h, 30d (at most 366d).") : null;
+    return h("div", { class: "field" }, h("label", { for: `token-${name}` }, label), inputs[name], hint, errors[name]);
+  });
+  const formError = h("p", { class: "error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card", novalidate: true, "aria-labelledby": "create-heading" },
+    h("h2", { id: "create-heading" }, "New token"),
+    h("div", { class: "fields" }, fields),
+    formError,
+    h("button", { type: "submit" }, "Create token"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = {
+      label: inputs.label.value.trim(),
+      scope: inputs.scope.value,
+      rate: inputs.rate.value.trim(),
+      expires: inputs.expires.value.trim(),
+    };
+    const problems = checkToken(values);
+    for (const { name } of TOKEN_FIELDS) fieldError(inputs[name], errors[name], problems[name] || "");
+    formError.textContent = "";
+    const first = TOKEN_FIELDS.find(({ name }) => problems[name]);
+    if (first) return inputs[first.name].focus();
+    try {
+      const body = { label: values.label, scope: values.scope, ratePerMinute: Number(values.rate), expiresIn: values.expires };
+      const created = await api("POST", "api/v1/admin/tokens", body);
+      form.reset();
+      onCreated(created.data);
+    } catch (caught) {
+      if (caught.status === 401) return failed(caught, main);
+      let placed = false;
+      for (const detail of caught.details || []) {
+        const field = TOKEN_FIELDS.find(({ api: names }) => names.includes(detail.field));
+        if (field) {
+          fieldError(inputs[field.name], errors[field.name], detail.message);
+          placed = true;
+        }
+      }
+      if (!placed) formError.textContent = `Could not create the token: ${caught.message}`;
+    }
+  });
+  return form;
+}
+
+function checkToken(values) {
+  const problems = {};
+  if (!values.label) problems.label = "Enter a label: who or what the token is for.";
+  else if (values.label.length > 100) problems.label = "At most 100 characters.";
+  if (!/^\d+$/.test(values.rate) || Number(values.rate) < 1 || Number(values.rate) > 100000)
+    problems.rate = "A whole number from 1 to 100000.";
+  if (!/^\d{1,7}[smhd]$/.test(values.expires)) problems.expires = "Use a number with s, m, h or d, e.g. 2h or 30d.";
+  return problems;
+}
+
+function secretPanel(created) {
+  const secret = h("input", {
+    id: "new-secret",
+    type: "text",
+    readonly: true,
+    value: created.secret,
+    "aria-label": "New token secret",
+    spellcheck: "false",
+  });
+  const status = h("span", { class: "muted", role: "status" });
+  const copy = h("button", { type: "button" }, "Copy");
+  copy.addEventListener("click", async () => {
+    secret.select();
+    try {
+      await navigator.clipboard.writeText(created.secret);
+      status.textContent = "Copied.";
+    } catch {
+      status.textContent = "Select the text and copy it (Ctrl+C).";
+    }
+  });
+  return h(
+    "section",
+    { class: "card secret", "aria-labelledby": "secret-heading" },
+    h("h2", { id: "secret-heading" }, `Token created: ${created.token.label}`),
+    h("p", {}, "Copy the secret now: it is shown only once and cannot be recovered."),
+    h("div", { class: "secret-row" }, secret, copy, status),
+  );
+}
+
+function revokeDialog(entry, onRevoked) {
+  const dialog = h(
+    "dialog",
+    { class: "card", "aria-labelledby": "revoke-heading" },
+    h("h2", { id: "revoke-heading" }, "Revoke token?"),
+    h("p", {}, `“${entry.label}” (${entry.id}) will be refused from now on. This cannot be undone.`),
+  );
+  const error = h("p", { class: "error", role: "alert" });
+  const confirm = h("button", { type: "button", class: "danger" }, "Revoke");
+  const cancel = h("button", { type: "button", class: "secondary" }, "Cancel");
+  cancel.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => dialog.remove());
+  confirm.addEventListener("click", async () => {
+    try {
+      await api("POST", `api/v1/admin/tokens/${encodeURIComponent(entry.id)}/revoke`);
+      dialog.close();
+      onRevoked();
+    } catch (caught) {
+      error.textContent = `Could not revoke: ${caught.message}`;
+    }
+  });
+  dialog.append(error, h("div", { class: "actions" }, confirm, cancel));
+  document.body.append(dialog);
+  dialog.showModal();
+  cancel.focus();
+}
+
+async function renderTokens() {
+  const list = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
+  const secretSlot = h("div");
+  const refresh = async () => {
+    try {
+      const { data } = await api("GET", "api/v1/admin/tokens");
+      list.replaceChildren(tokensTable(data, refresh));
+    } catch (caught) {
+      failed(caught, list);
+    }
+  };
+  const form = tokenForm((created) => {
+    secretSlot.replaceChildren(secretPanel(created));
+    document.getElementById("new-secret").focus();
+    refresh();
+  });
+  main.replaceChildren(h("h1", {}, "Tokens"), secretSlot, form, h("h2", {}, "All tokens"), list);
+  await refresh();
+}
+
+function tokensTable(tokens, refresh) {
+  const rows = tokens.map((t) => [
+    t.label,
+    h("code", {}, t.id),
+    t.scope,
+    number(t.ratePerMinute),
+    number(t.requestsToday),
+    when(t.lastUsedAt),
+    when(t.createdAt),
+    when(t.expiresAt),
+    h("span", { class: `status status-${t.status}` }, t.status),
+    t.status === "active"
+      ? h(
+          "button",
+          { type: "button", class: "danger small", "aria-label": `Revoke ${t.label}`, onclick: () => revokeDialog(t, refresh) },
+          "Revoke",
+        )
+      : "",
+  ]);
+  const headers = ["Label", "ID", "Scope", "Limit/min", "Requests today", "Last used", "Created", "Expires", "Status", ""];
+  return table("Tokens", headers, rows, "no tokens yet");
+}
+
+// ---- data -------------------------------------------------------------------------------------
+
+function rulesMet(coverage) {
+  const rules = coverage.rules;
+  return [rules.total.met, rules.administrativeCoverage.met, rules.regionalMinimums.met].filter(Boolean).length;
+}
+
+function chart(countries) {
+  const rowHeight = 26;
+  const labelWidth = 40;
+  const width = 600;
+  const barWidth = width - labelWidth - 110;
+  const max = Math.max(1, ...countries.map((c) => c.addressCount));
+  const svg = s("svg", {
+    viewBox: `0 0 ${width} ${countries.length * rowHeight + 30}`,
+    class: "chart",
+    role: "img",
+    "aria-labelledby": "chart-title",
+  });
+  svg.append(s("title", { id: "chart-title" }, "Pool size and coverage rules met, per country"));
+  svg.append(s("rect", { x: labelWidth, y: 4, width: 12, height: 10, class: "bar-pool" }));
+  svg.append(s("text", { x: labelWidth + 16, y: 13, class: "legend" }, "pool size"));
+  svg.append(s("rect", { x: labelWidth + 100, y: 4, width: 12, height: 10, class: "bar-coverage" }));
+  svg.append(s("text", { x: labelWidth + 116, y: 13, class: "legend" }, "coverage rules met (of 3)"));
+  countries.forEach((c, i) => {
+    const y = 24 + i * rowHeight;
+    const pool = Math.max(c.addressCount ? 2 : 0, (c.addressCount / max) * barWidth);
+    const coverage = (rulesMet(c.coverage) / 3) * barWidth;
+    svg.append(s("text", { x: 0, y: y + 14, class: "axis" }, c.code));
+    svg.append(s("rect", { x: labelWidth, y, width: pool, height: 9, class: "bar-pool" }));
+    svg.append(s("rect", { x: labelWidth, y: y + 11, width: coverage, height: 9, class: "bar-coverage" }));
+    svg.append(s("text", { x: labelWidth + barWidth + 6, y: y + 9, class: "value" }, number(c.addressCount)));
+    svg.append(s("text", { x: labelWidth + barWidth + 6, y: y + 20, class: "value" }, `${rulesMet(c.coverage)}/3`));
+  });
+  return h("figure", { class: "card chart-card" }, svg);
+}
+
+function progress(status) {
+  const sync = status.sync;
+  const report = sync.lastReport;
+  if (!report) return "No sync has run yet.";
+  if (sync.running) {
+    const done = Object.keys(report.countries).length;
+    const building = report.building ? `building ${report.building}; ` : "";
+    return `Sync running since ${when(report.startedAt)}: ${building}${done} of ${report.planned.length} countries done.`;
+  }
+  return `Last sync: started ${when(report.startedAt)}, finished ${when(report.finishedAt)}, ${report.ok ? "succeeded" : "with failures"}.`;
+}
+
+function reasons(counts) {
+  const entries = Object.entries(counts || {});
+  return entries.length ? entries.map(([reason, n]) => `${reason}=${number(n)}`).join(", ") : "—";
+}
+
+function syncReport(report) {
+  if (!report) return h("p", { class: "muted" }, "No sync report yet.");
+  const countries = Object.entries(report.countries).map(([code, o]) => [
+    code,
+    o.status,
+    number(o.addresses),
+    number(o.itemsWritten),
+    number(o.itemsDeleted),
+    o.error || "—",
+  ]);
+  const sources = Object.entries(report.sources).map(([name, t]) => [
+    name,
+    t.country,
+    number(t.read),
+    number(t.kept),
+    reasons(t.dropped),
+    reasons(t.removedFields),
+  ]);
+  return h(
+    "div",
+    {},
+    table("Countries in the last sync", ["Country", "Status", "Addresses", "Items written", "Items deleted", "Error"], countries),
+    table("Sources in the last sync", ["Source", "Country", "Read", "Kept", "Dropped by reason", "Fields removed"], sources),
+  );
+}
+
+async function renderData() {
+  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  const status = h("p", { id: "sync-progress", class: "notice", role: "status", "aria-live": "polite" });
+  const error = h("p", { class: "error", role: "alert" });
+  const start = h("button", { type: "button" }, "Start sync");
+  const load = async () => {
+    clearTimeout(pollTimer);
+    try {
+      const { data } = await api("GET", "api/v1/admin/data");
+      status.textContent = progress(data);
+      start.disabled = data.sync.running;
+      body.replaceChildren(dataBody(data));
+      if (data.sync.running && location.hash === "#/data") pollTimer = setTimeout(load, POLL_MS);
+    } catch (caught) {
+      failed(caught, body);
+    }
+  };
+  start.addEventListener("click", async () => {
+    error.textContent = "";
+    start.disabled = true;
+    try {
+      await api("POST", "api/v1/admin/sync");
+      status.textContent = "Sync started; progress follows here.";
+      pollTimer = setTimeout(load, POLL_MS);
+    } catch (caught) {
+      start.disabled = false;
+      if (caught.status === 401) return failed(caught, body);
+      error.textContent = caught.status === 409 ? "A sync is running already." : `Could not start: ${caught.message}`;
+    }
+  });
+  main.replaceChildren(h("h1", {}, "Data"), h("div", { class: "toolbar" }, start, status), error, body);
+  await load();
+}
+
+function dataBody(data) {
+  const rows = data.countries.map((c) => [
+    c.code,
+    number(c.addressCount),
+    number(c.residentialCount),
+    number(c.completeCount),
+    `${rulesMet(c.coverage)} of 3`,
+    c.ready ? "yes" : "no",
+    c.syncState,
+    c.snapshotId ? h("code", {}, c.snapshotId.slice(0, 16)) : "—",
+    when(c.publishedAt),
+  ]);
+  const issues = data.configurationErrors.map((i) => [i.country || "—", i.field, i.message]);
+  return h(
+    "div",
+    {},
+    h("p", { class: data.healthy ? "ok" : "warn" }, data.healthy ? "Healthy: every enabled country is ready." : "Not healthy: some enabled countries have no pool, or the configuration has errors."),
+    chart(data.countries),
+    table(
+      "Countries",
+      ["Country", "Pool size", "Residential", "Complete", "Coverage rules met", "Ready", "Sync", "Snapshot", "Published"],
+      rows,
+    ),
+    h("h2", {}, "Configuration errors"),
+    table("Configuration errors", ["Country", "Field", "Message"], issues),
+    h("h2", {}, "Last sync report"),
+    syncReport(data.sync.lastReport),
+  );
+}
+
+// ---- API docs ---------------------------------------------------------------------------------
+
+function loadSwagger() {
+  if (!swaggerLoaded) {
+    swaggerLoaded = new Promise((resolve, reject) => {
+      document.head.append(h("link", { rel: "stylesheet", href: url("admin/vendor/swagger-ui.css") }));
+      const script = h("script", { src: url("admin/vendor/swagger-ui-bundle.js") });
+      script.addEventListener("load", resolve);
+      script.addEventListener("error", () => reject(new Error("swagger-ui did not load")));
+      document.head.append(script);
+    });
+  }
+  return swaggerLoaded;
+}
+
+async function renderDocs() {
+  const target = h("div", { id: "swagger", class: "swagger" }, h("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(
+    h("h1", {}, "API docs"),
+    h(
+      "p",
+      {},
+      "Try the public endpoints with a generate or read token: Authorize, paste it, then Try it out on an operation. ",
+      "Admin tokens are refused there. The administrators' API is described in ",
+      h("a", { href: url("api/v1/admin/openapi.json") }, "its own document"),
+      ".",
+    ),
+    target,
+  );
+  try {
+    const [response] = await Promise.all([fetch(url("api/v1/openapi.json")), loadSwagger()]);
+    const spec = await response.json();
+    spec.servers = [{ url: ROOT.pathname.replace(/\/$/, "") || "/" }];
+    target.replaceChildren();
+    window.SwaggerUIBundle({ spec, domNode: target, deepLinking: false, docExpansion: "list", defaultModelsExpandDepth: 0 });
+  } catch (caught) {
+    target.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not load the API docs: ${caught.message}`));
+  }
+}
+
+// ---- audit ------------------------------------------------------------------------------------
+
+async function renderAudit() {
+  const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(h("h1", {}, "Audit log"), h("p", {}, "Every administrator action, newest first."), body);
+  try {
+    const { data } = await api("GET", "api/v1/admin/audit?limit=200");
+    const rows = data.map((e) => [
+      when(e.at),
+      h("code", {}, e.actor),
+      e.action,
+      e.target || "—",
+      Object.entries(e.details).map(([k, v]) => `${k}=${v}`).join(", ") || "—",
+    ]);
+    body.replaceChildren(table("Audit log", ["When", "Administrator (token id)", "Action", "Target", "Details"], rows, "nothing yet"));
+  } catch (caught) {
+    failed(caught, body);
+  }
+}
+
+// ---- routing ----------------------------------------------------------------------------------
+
+const PAGES = { tokens: renderTokens, data: renderData, docs: renderDocs, audit: renderAudit };
+
+function route() {
+  clearTimeout(pollTimer);
+  if (!token()) return renderSignIn();
+  const page = location.hash.replace(/^#\//, "") || "tokens";
+  const render = PAGES[page] || renderTokens;
+  nav.hidden = false;
+  for (const link of nav.querySelectorAll("a")) {
+    if (link.dataset.page === page) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  render();
+  main.focus({ preventScroll: true });
+}
+
+document.getElementById("sign-out").addEventListener("click", () => signOut("Signed out."));
+window.addEventListener("hashchange", route);
+route();

@@ -1,0 +1,82 @@
+"""Browser tests: the console in Debian's headless Chromium (make browser installs it), driven by
+Playwright, against the local stack `make run` starts (DynamoDB Local, chalice local, NL and AD
+synced from ../shared/sources)."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from infra.local.dynamodb_local import free_port, java_available
+from tests.support.factories import SOURCES
+from tests.support.local_stack import SYNC_TIMEOUT, Stack, drain, read_until, start_stack, stop_stack
+
+pytestmark = pytest.mark.integration
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# As the machine's own check runs it: headless, and without the background connections a closed
+# network refuses (Chromium would otherwise try Google's hosts at every start).
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",  # root in CI, where Chromium's sandbox cannot start
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+WIDTHS = (375, 1440)
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    if not java_available():
+        pytest.skip("Java is not installed: the browser tests need DynamoDB Local")
+    if not SOURCES.exists():
+        pytest.skip("shared/sources is not beside the checkout: no pool to show")
+    running = start_stack(tmp_path_factory.mktemp("dev"), free_port(), free_port())
+    try:
+        read_until(running.process, "Sync finished", timeout=SYNC_TIMEOUT)
+        drain(running.process)
+        yield running
+    finally:
+        if running.process.poll() is None:
+            stop_stack(running, signal.SIGTERM)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Chromium is not installed: run make browser (make test does)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh tab (its own sessionStorage) at a phone's or a desktop's width, failing the test on
+    any script error or Content-Security-Policy violation the page reports."""
+    context = browser.new_context(viewport={"width": request.param, "height": 900})
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    tab.on(
+        "console",
+        lambda message: (
+            problems.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text
+            else None
+        ),
+    )
+    yield tab
+    context.close()
+    assert problems == []
