@@ -350,7 +350,8 @@ function chart(countries) {
   const labelWidth = 40;
   const width = 600;
   const barWidth = width - labelWidth - 110;
-  const max = Math.max(1, ...countries.map((c) => c.addressCount));
+  // Pools run from tens to millions of addresses: a log scale keeps the small ones visible.
+  const scale = (n) => Math.log10(n + 1) / Math.log10(Math.max(10, ...countries.map((c) => c.addressCount + 1)));
   const svg = s("svg", {
     viewBox: `0 0 ${width} ${countries.length * rowHeight + 30}`,
     class: "chart",
@@ -359,12 +360,12 @@ function chart(countries) {
   });
   svg.append(s("title", { id: "chart-title" }, "Pool size and coverage rules met, per country"));
   svg.append(s("rect", { x: labelWidth, y: 4, width: 12, height: 10, class: "bar-pool" }));
-  svg.append(s("text", { x: labelWidth + 16, y: 13, class: "legend" }, "pool size"));
-  svg.append(s("rect", { x: labelWidth + 100, y: 4, width: 12, height: 10, class: "bar-coverage" }));
-  svg.append(s("text", { x: labelWidth + 116, y: 13, class: "legend" }, "coverage rules met (of 3)"));
+  svg.append(s("text", { x: labelWidth + 16, y: 13, class: "legend" }, "pool size (log scale)"));
+  svg.append(s("rect", { x: labelWidth + 150, y: 4, width: 12, height: 10, class: "bar-coverage" }));
+  svg.append(s("text", { x: labelWidth + 166, y: 13, class: "legend" }, "coverage rules met (of 3)"));
   countries.forEach((c, i) => {
     const y = 24 + i * rowHeight;
-    const pool = Math.max(c.addressCount ? 2 : 0, (c.addressCount / max) * barWidth);
+    const pool = Math.max(c.addressCount ? 2 : 0, scale(c.addressCount) * barWidth);
     const coverage = (rulesMet(c.coverage) / 3) * barWidth;
     svg.append(s("text", { x: 0, y: y + 14, class: "axis" }, c.code));
     svg.append(s("rect", { x: labelWidth, y, width: pool, height: 9, class: "bar-pool" }));
