@@ -11,6 +11,8 @@ from chalicelib import errors
 from chalicelib.domain.tokens import Quota
 
 RETRY_AFTER_SECONDS = 60
+# A throttled or briefly unreachable table usually answers again within seconds.
+UNAVAILABLE_RETRY_AFTER_SECONDS = 5
 
 # Found through the error's class hierarchy, so a subclass answers as its nearest listed ancestor.
 _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
@@ -48,11 +50,18 @@ def rate_headers(quota: Quota) -> dict[str, str]:
     }
 
 
+def status_and_code(error: errors.ServiceError) -> tuple[int, str]:
+    """The nearest listed class in the error's hierarchy decides."""
+    return next(_STATUS_AND_CODE[c] for c in type(error).__mro__ if c in _STATUS_AND_CODE)
+
+
 def service_error_response(error: errors.ServiceError, request_id: str) -> Response:
-    status, code = next(_STATUS_AND_CODE[c] for c in type(error).__mro__ if c in _STATUS_AND_CODE)
+    status, code = status_and_code(error)
     headers: dict[str, str | list[str]] = {}
     if isinstance(error, errors.RateLimited):
         headers = {**rate_headers(error.quota), "Retry-After": str(RETRY_AFTER_SECONDS)}
+    if isinstance(error, errors.StorageUnavailable):
+        headers["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER_SECONDS)
     if isinstance(error, errors.Unauthorized):
         headers["WWW-Authenticate"] = 'Bearer realm="address-generation"'
     details = [d.as_dict() for d in error.details] or None

@@ -65,7 +65,8 @@ _ERROR_TEXT = {
     409: "SYNC_RUNNING: a sync is running already",
     429: "RATE_LIMITED: the token's per-minute limit is used up; see Retry-After",
     500: "INTERNAL_ERROR",
-    503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling",
+    503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling (Retry-After: 5), or a "
+    "setting the endpoint needs is missing",
 }
 _AUTH_ERRORS = (401, 403, 429)
 _ALWAYS = (500, 503)

@@ -8,7 +8,8 @@ import pytest
 from chalice.test import Client
 
 from chalicelib import deps
-from chalicelib.api.errors import RETRY_AFTER_SECONDS
+from chalicelib.api.errors import RETRY_AFTER_SECONDS, service_error_response, status_and_code
+from chalicelib.errors import RateLimited, ServiceError, Unauthorized
 from chalicelib.services.auth import CachedTokens
 from tests.functional.conftest import error_of
 from tests.support.factories import bearer, issue_token
@@ -175,7 +176,30 @@ def test_missing_table_is_503(client: Client, dependencies: deps.Dependencies, c
     error = error_of(response)
     assert error["code"] == "SERVICE_UNAVAILABLE"
     assert "test-rate-limits" not in error["message"]
+    assert response.headers["Retry-After"] == "5"
 
 
 def test_retry_after_is_the_spec_value() -> None:
     assert RETRY_AFTER_SECONDS == 60
+
+
+def _subclasses(cls: type[ServiceError]) -> list[type[ServiceError]]:
+    return [c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))]
+
+
+@pytest.mark.parametrize("error_class", _subclasses(ServiceError), ids=lambda c: c.__name__)
+def test_every_domain_error_has_a_client_status_and_a_code(error_class: type[ServiceError]) -> None:
+    error = error_class("x", None) if error_class is RateLimited else error_class("x")
+    status, code = status_and_code(error)
+    assert 400 <= status < 600
+    assert status != 500
+    assert code.isupper()
+
+
+def test_a_subclass_answers_as_its_nearest_listed_ancestor() -> None:
+    class TokenLeftTheBuilding(Unauthorized):
+        pass
+
+    response = service_error_response(TokenLeftTheBuilding("gone"), "req-1")
+    assert response.status_code == 401
+    assert str(response.headers["WWW-Authenticate"]).startswith("Bearer")
