@@ -178,9 +178,9 @@ def _sync_launcher(settings: Settings) -> SyncLauncher | None:
     if settings.sync_state_machine:
         return StepFunctionsLauncher(settings.sync_state_machine, settings.aws_region)
     if settings.sync_manifest:  # the local stack: a child process of its API server
-        return LocalProcessLauncher(
-            Path(settings.sync_manifest), Path(tempfile.gettempdir()) / "ags-sync.log"
-        )
+        countries = tuple(settings.sync_countries.split(",")) if settings.sync_countries else ()
+        log = Path(tempfile.gettempdir()) / "ags-sync.log"
+        return LocalProcessLauncher(Path(settings.sync_manifest), log, countries)
     return None
 
 

@@ -4,8 +4,10 @@ the pool's state, starting a sync and the audit log."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,8 @@ from moto import mock_aws
 
 from app import app
 from chalicelib import deps
+from chalicelib.errors import SyncAlreadyRunning
+from chalicelib.storage.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
 from chalicelib.storage.tables import create_missing_tables
 from tests.functional.conftest import error_of
 from tests.support.factories import bearer, issue_token, make_settings
@@ -218,3 +222,29 @@ def test_admin_calls_count_against_the_tokens_limit(wired: deps.Dependencies, cl
     with Client(app) as client:
         statuses = [client.http.get(TOKENS, headers=bearer(issued)).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
+
+
+def test_where_no_state_machine_is_set_the_sync_starts_as_a_local_process_of_the_named_countries(
+    aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("TOKENS_TABLE", "RATE_LIMITS_TABLE", "POOL_TABLE", "CATALOG_TABLE", "AUDIT_TABLE"):
+        monkeypatch.setenv(variable, "t-" + variable.lower())  # the child reads its settings anew
+    built = deps.build(make_settings(sync_manifest=str(tmp_path / "missing.json"), sync_countries="NL,AD"))
+    launcher = built.sync_launcher
+    assert isinstance(launcher, LocalProcessLauncher)
+    assert launcher.countries == ("NL", "AD")
+    launcher.log = tmp_path / "sync.log"
+    launcher.start("admin-test")
+    with pytest.raises(SyncAlreadyRunning):
+        launcher.start("admin-test-2")  # the child may still be starting: never two at once
+    deadline = time.monotonic() + 60
+    while launcher.running() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not launcher.running()
+    assert "no manifest at" in launcher.log.read_text()  # the CLI ran, and said why it stopped
+
+
+def test_a_state_machine_wins_over_a_local_process(aws_env: None) -> None:
+    arn = "arn:aws:states:us-east-1:123456789012:stateMachine:ags-dev-sync"
+    built = deps.build(make_settings(sync_manifest="/m.json", sync_state_machine=arn))
+    assert isinstance(built.sync_launcher, StepFunctionsLauncher)
