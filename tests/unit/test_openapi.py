@@ -102,3 +102,31 @@ def test_translation_locales(document: dict[str, Any]) -> None:
 def test_error_shape_is_a_component(document: dict[str, Any]) -> None:
     body = _schema(document, "ErrorBody")
     assert set(body["required"]) == {"code", "message", "requestId"}
+
+
+ADMIN_ENDPOINTS = {
+    ("get", "/api/v1/admin/tokens"): "200",
+    ("post", "/api/v1/admin/tokens"): "201",
+    ("post", "/api/v1/admin/tokens/{tokenId}/revoke"): "200",
+    ("get", "/api/v1/admin/data"): "200",
+    ("post", "/api/v1/admin/sync"): "202",
+    ("get", "/api/v1/admin/audit"): "200",
+}
+
+
+def test_the_admin_api_has_its_own_valid_document_all_admin_scoped() -> None:
+    admin = build_document(OPERATIONS, "admin")
+    validate(admin)
+    operations = {(m, p): op for p, item in admin["paths"].items() for m, op in item.items()}
+    assert set(operations) == set(ADMIN_ENDPOINTS)
+    for key, op in operations.items():
+        assert op["security"] == [{"bearerAuth": ["admin"]}]
+        assert op["tags"] == ["admin"]
+        assert ADMIN_ENDPOINTS[key] in op["responses"]
+        assert {"401", "403", "429"} <= set(op["responses"])
+    revoke = operations[("post", "/api/v1/admin/tokens/{tokenId}/revoke")]
+    assert "404" in revoke["responses"]
+    assert "409" in operations[("post", "/api/v1/admin/sync")]["responses"]
+    create = admin["components"]["schemas"]["CreateTokenBody"]
+    assert create["additionalProperties"] is False
+    assert set(create["required"]) == {"label", "scope", "ratePerMinute", "expiresIn"}
