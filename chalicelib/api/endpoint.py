@@ -2,7 +2,12 @@
 
 Pipeline: authenticate → check scope → count against the rate limit → parse input with pydantic →
 call the handler (one service call) → serialize its response model. Domain errors become responses
-here, because Chalice middleware never sees exceptions raised in views."""
+here, because Chalice middleware never sees exceptions raised in views.
+
+For an operation that only reads, the rate counter's write runs in a thread beside parsing and the
+handler's reads rather than before them: the request waits for the slower of the two round trips,
+not their sum. A request over its limit still gets 429 (the handler's answer is dropped) and has
+changed nothing; operations that write count first."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import json
 import logging
 import traceback
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -47,6 +53,12 @@ class Operation:
     errors: tuple[int, ...] = ()
     description: str = ""
     status: int = 200  # of a success: 201 for what it creates, 202 for what it only starts
+    read_only: bool | None = None  # None: GET reads, other methods write
+
+    @property
+    def reads_only(self) -> bool:
+        """Whether the handler may run before its request is admitted (its answer then dropped)."""
+        return self.method == "GET" if self.read_only is None else self.read_only
 
     @property
     def document(self) -> str:
@@ -97,25 +109,24 @@ def _handle(
     try:
         dependencies = deps.get()
         token = None
+        admission: Future[Quota] | None = None
         if operation.scope is not None:
             now = dependencies.clock.now()
             token = authenticate(request.headers.get("authorization"), dependencies.tokens, now)
             scope.token_id = token.token_id
             authorize(token, operation.scope)
-            quota = admit(token, dependencies.stores.rate_limits, dependencies.stores.tokens, now)
-        call: Call[Any, Any] = Call(
-            query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
-            body=_parse(operation.body, _json_body(request), "body") if operation.body else None,
-            path=_parse(operation.path_params, path_params, "path").model_dump()
-            if operation.path_params
-            else {},
-            token=token,
-            source_ip=request.context.get("identity", {}).get("sourceIp"),
-            forwarded_for=request.headers.get("x-forwarded-for"),
-            dependencies=dependencies,
-        )
-        result = handler(call)
-        response = Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
+            count = functools.partial(
+                admit, token, dependencies.stores.rate_limits, dependencies.stores.tokens, now
+            )
+            if operation.reads_only:
+                admission = _admissions().submit(count)
+            else:
+                quota = count()
+        try:
+            response = _respond(operation, handler, request, path_params, token, dependencies)
+        finally:
+            if admission is not None:
+                quota = admission.result()  # RateLimited here outranks the handler's outcome
     except ServiceError as error:
         response = service_error_response(error, scope.request_id)
     except Exception as error:  # noqa: BLE001 - the last line of defence: log it, never leak it
@@ -132,6 +143,33 @@ def _handle(
     if quota is not None:
         response.headers.update(rate_headers(quota))
     return response
+
+
+def _respond(
+    operation: Operation,
+    handler: Handler,
+    request: Request,
+    path_params: dict[str, str],
+    token: Token | None,
+    dependencies: deps.Dependencies,
+) -> Response:
+    call: Call[Any, Any] = Call(
+        query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
+        body=_parse(operation.body, _json_body(request), "body") if operation.body else None,
+        path=_parse(operation.path_params, path_params, "path").model_dump() if operation.path_params else {},
+        token=token,
+        source_ip=request.context.get("identity", {}).get("sourceIp"),
+        forwarded_for=request.headers.get("x-forwarded-for"),
+        dependencies=dependencies,
+    )
+    result = handler(call)
+    return Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
+
+
+@functools.cache
+def _admissions() -> ThreadPoolExecutor:
+    """Threads for rate counting beside the handler, made at first use and kept by the process."""
+    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="admission")
 
 
 def _parse(model: type[M], data: Any, where: str) -> M:

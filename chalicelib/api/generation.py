@@ -110,6 +110,7 @@ def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
         scope=Scope.GENERATE,
         body=BatchRequest,
         errors=(404,),
+        read_only=True,  # a POST for its body: it reads, writes nothing
     ),
 )
 def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:

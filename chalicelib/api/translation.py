@@ -43,6 +43,7 @@ in the list, a missing field or an unknown property."""
         scope=Scope.GENERATE,
         body=TranslationRequest,
         errors=(404,),
+        read_only=True,  # a POST for its body: it reads, writes nothing
     ),
 )
 def translate_address(call: Call[None, TranslationRequest]) -> TranslationResponse:
