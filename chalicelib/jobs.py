@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from chalice.app import Blueprint, CloudWatchEvent, Rate
 
-from chalicelib import deps
 from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
@@ -50,6 +49,8 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
     # Imported here, like pool_sync()'s own imports: every Lambda of the app loads this module, and only
     # this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
     from chalicelib.services.sync.run import SyncTarget
+
+    from chalicelib import deps
 
     d = deps.get()
     if d.settings.sync_state_machine:
@@ -92,4 +93,6 @@ def _start_execution(state_machine: str, region: str, scheduled_at: str) -> dict
 @jobs.lambda_function(name="sync_step")
 def sync_step(event: dict[str, object], context: object) -> dict[str, object]:
     """One step of the sharded sync, called by the state machine (see state_machine.py)."""
+    from chalicelib import deps
+
     return deps.get().sync_step(event)

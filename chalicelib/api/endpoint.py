@@ -18,18 +18,20 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from chalice.app import Blueprint, Request, Response
 from pydantic import BaseModel, ValidationError
 
-from chalicelib import deps
 from chalicelib.api import request_scope
 from chalicelib.api.errors import internal_error_response, rate_headers, service_error_response
 from chalicelib.domain.tokens import Quota, Scope, Token
 from chalicelib.errors import ErrorDetail, InvalidRequest, ServiceError
 from chalicelib.logs import log_event
 from chalicelib.services.auth import admit, authenticate, authorize
+
+if TYPE_CHECKING:
+    from chalicelib import deps
 
 Q = TypeVar("Q")
 B = TypeVar("B")
@@ -107,6 +109,10 @@ def _handle(
     scope = request_scope.current()
     quota: Quota | None = None
     try:
+        # Imported at the first request, not with the app: the wiring loads PynamoDB and botocore,
+        # which a cold start's `import app` need not wait for.
+        from chalicelib import deps
+
         dependencies = deps.get()
         token = None
         admission: Future[Quota] | None = None
