@@ -48,9 +48,8 @@ class LogProgress:
 def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
     # Imported here, like pool_sync()'s own imports: every Lambda of the app loads this module, and only
     # this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
-    from chalicelib.services.sync.run import SyncTarget
-
     from chalicelib import deps
+    from chalicelib.services.sync.run import SyncTarget
 
     d = deps.get()
     if d.settings.sync_state_machine:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 
 import pytest
 
 from chalicelib import deps
+from infra.local.dynamodb_local import free_port, java_available
+from tests.support.factories import SOURCES
+from tests.support.local_stack import SYNC_TIMEOUT, Stack, drain, read_until, start_stack, stop_stack
 
 
 @pytest.fixture(autouse=True)
@@ -25,3 +29,21 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+
+
+@pytest.fixture(scope="session")
+def synced_stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The local stack as `make run` starts it (DynamoDB Local, chalice local), NL and AD synced from
+    ../shared/sources, shared by the browser and contract tests of a session."""
+    if not java_available():
+        pytest.skip("Java is not installed: the local stack needs DynamoDB Local")
+    if not SOURCES.exists():
+        pytest.skip("shared/sources is not beside the checkout: no pool to serve")
+    running = start_stack(tmp_path_factory.mktemp("dev"), free_port(), free_port())
+    try:
+        read_until(running.process, "Sync finished", timeout=SYNC_TIMEOUT)
+        drain(running.process)
+        yield running
+    finally:
+        if running.process.poll() is None:
+            stop_stack(running, signal.SIGTERM)

@@ -1,20 +1,16 @@
 """Browser tests: the console in Debian's headless Chromium (make browser installs it), driven by
-Playwright, against the local stack `make run` starts (DynamoDB Local, chalice local, NL and AD
-synced from ../shared/sources)."""
+Playwright, against the local stack `make run` starts (tests/conftest.py: synced_stack)."""
 
 from __future__ import annotations
 
 import shutil
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from infra.local.dynamodb_local import free_port, java_available
-from tests.support.factories import SOURCES
-from tests.support.local_stack import SYNC_TIMEOUT, Stack, drain, read_until, start_stack, stop_stack
+from tests.support.local_stack import Stack
 
 pytestmark = pytest.mark.integration
 
@@ -36,19 +32,8 @@ WIDTHS = (375, 1440)
 
 
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    if not java_available():
-        pytest.skip("Java is not installed: the browser tests need DynamoDB Local")
-    if not SOURCES.exists():
-        pytest.skip("shared/sources is not beside the checkout: no pool to show")
-    running = start_stack(tmp_path_factory.mktemp("dev"), free_port(), free_port())
-    try:
-        read_until(running.process, "Sync finished", timeout=SYNC_TIMEOUT)
-        drain(running.process)
-        yield running
-    finally:
-        if running.process.poll() is None:
-            stop_stack(running, signal.SIGTERM)
+def stack(synced_stack: Stack) -> Stack:
+    return synced_stack
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ from chalicelib.api.models.common import (
     QueryModel,
     Strategy,
     Value,
+    WholeNumber,
 )
 
 MAX_BATCH_COUNT = 50
@@ -169,7 +170,7 @@ class BatchOptions(BodyModel):
 
 
 class BatchRequest(BodyModel):
-    count: Annotated[int, Field(ge=1, le=MAX_BATCH_COUNT)]
+    count: WholeNumber = Field(ge=1, le=MAX_BATCH_COUNT)
     filters: BatchFilters
     options: BatchOptions = BatchOptions()
     exclude_address_ids: Annotated[list[Id], Field(max_length=MAX_EXCLUDED_IDS, default_factory=list)]

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from chalicelib.api.models.common import ApiModel, BodyModel, QueryModel
+from chalicelib.api.models.common import ApiModel, BodyModel, QueryModel, WholeNumber
 from chalicelib.api.models.reports import ConfigurationIssue, CoverageEntry
 from chalicelib.domain.tokens import MAX_LABEL_LENGTH, MAX_RATE_PER_MINUTE, TOKEN_ID_LENGTH
 
@@ -37,7 +37,7 @@ class CreateTokenBody(BodyModel):
         description="Who or what the token is for (printable text)"
     )
     scope: TokenScope
-    rate_per_minute: int = Field(ge=1, le=MAX_RATE_PER_MINUTE)
+    rate_per_minute: WholeNumber = Field(ge=1, le=MAX_RATE_PER_MINUTE)
     expires_in: Annotated[str, StringConstraints(pattern=r"^\d{1,7}[smhd]$")] = Field(
         description="Lifetime: a whole number with s, m, h or d (90s, 2h, 30d), at most 366d",
         examples=["30d"],

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    WithJsonSchema,
+)
 from pydantic.alias_generators import to_camel
 
 MAX_VALUE_LENGTH = 300  # region, city, district, postcode, q, seed
@@ -14,20 +22,36 @@ MAX_CURSOR_LENGTH = 1024
 MIN_PAGE, MAX_PAGE, DEFAULT_PAGE = 20, 200, 100
 
 
-def _upper(value: object) -> object:
-    return value.upper() if isinstance(value, str) else value
+def _integral(value: object) -> object:
+    """1.0 is the integer 1 in JSON Schema (and JSON has one number type); 1.5 and "1" stay refused."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# An integer in a JSON body, where 3.0 counts as 3, as JSON Schema says it does.
+WholeNumber = Annotated[int, BeforeValidator(_integral)]
 
 
 CountryCode = Annotated[
     str,
-    BeforeValidator(_upper),
-    StringConstraints(pattern=r"^[A-Z]{2}$"),
+    StringConstraints(pattern=r"^[A-Za-z]{2}$"),
+    AfterValidator(str.upper),
     Field(description="ISO 3166-1 alpha-2 country code (case-insensitive)", examples=["US"]),
 ]
 Value = Annotated[str, StringConstraints(min_length=1, max_length=MAX_VALUE_LENGTH)]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
-IpText = Annotated[str, StringConstraints(min_length=1, max_length=MAX_IP_LENGTH)]
-Cursor = Annotated[str, StringConstraints(min_length=1, max_length=MAX_CURSOR_LENGTH)]
+IpText = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_IP_LENGTH),
+    WithJsonSchema(
+        {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}], "maxLength": MAX_IP_LENGTH}
+    ),
+]
+# A cursor is what a previous page returned (signed: any other value is refused with 400).
+Cursor = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_CURSOR_LENGTH, pattern=r"^[A-Za-z0-9_-]+$"),
+    Field(description="nextCursor of the previous page, unchanged (signed; anything else is 400)"),
+]
 PageSize = Annotated[int, Field(ge=MIN_PAGE, le=MAX_PAGE, description="Page size, 20 to 200")]
 Strategy = Literal["random", "instant"]
 LocationType = Literal["region", "city", "district", "postcode"]
