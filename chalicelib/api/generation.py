@@ -54,11 +54,11 @@ left after the filters.
 without it, the caller's address) is in, per the IP database (IP geolocation by
 [DB-IP](https://db-ip.com), CC BY 4.0); `q`, `residential` (default from the IP's country) and `seed`
 work as usual, `country` may be left out (given, it must be the IP's), and region, city, district and
-postcode filters are refused (400), as is `ip` without `mode=ip-region`. `sourcesTried` starts with `ip:dbip-city-lite`, and `ipContext`
-says which region was used. 404 NO_POOL_COVERAGE names the region when it has no published pool (no
-fallback to the rest of the country: a draw outside the IP's region would mislead), names the country
-when the address maps to no region, and covers addresses without a place; its details list
-`sourcesTried`."""
+postcode filters are refused (400), as is `ip` without `mode=ip-region`. `sourcesTried` starts with
+`ip:dbip-city-lite`, and `ipContext` says which region was used. 404 NO_POOL_COVERAGE names the region
+when it has no published pool (no fallback to the rest of the country: a draw outside the IP's region
+would mislead), names the country when the address maps to no region, and covers addresses without a
+place; its details list `sourcesTried`."""
 
 
 @endpoint(

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from chalicelib.sources.records import TEXT_FIELDS, RawRecord
+from chalicelib.sources.records import MALFORMED_ROW, TEXT_FIELDS, RawRecord
 
 _READING_SUFFIX = "_kana"
 
@@ -23,17 +23,21 @@ def read_geojson_lines(path: Path, *, source_id: str, country: str, language: st
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
-            if line.strip():
-                yield _from_feature(
-                    _parse_line(line), number, source_id=source_id, country=country, language=language
-                )
+            if not line.strip():
+                continue
+            feature = _parse_line(line)
+            if feature is None:
+                yield RawRecord(source_id, f"line-{number}", country, language, defect=MALFORMED_ROW)
+                continue
+            yield _from_feature(feature, number, source_id=source_id, country=country, language=language)
 
 
-def _parse_line(line: str) -> dict[str, Any]:
+def _parse_line(line: str) -> dict[str, Any] | None:
+    """The line's JSON object; None when the line is not JSON (a JSON non-object reads as {})."""
     try:
         feature = json.loads(line)
     except ValueError:
-        return {}
+        return None
     return feature if isinstance(feature, dict) else {}
 
 
@@ -61,7 +65,10 @@ def _with_text(record: RawRecord, values: dict[str, Any]) -> RawRecord:
 def read_csv(path: Path, *, source_id: str, country: str, language: str) -> Iterator[RawRecord]:
     """OpenAddresses CSV columns LON,LAT,NUMBER,STREET,UNIT,CITY,DISTRICT,REGION,POSTCODE,ID[,HASH]."""
     with _csv_stream(path) as stream:
-        for row in csv.DictReader(stream):
+        for number, row in enumerate(csv.DictReader(stream), start=2):  # line 1: the header
+            if None in row or None in row.values():  # more or fewer fields than the header names
+                yield RawRecord(source_id, f"row-{number}", country, language, defect=MALFORMED_ROW)
+                continue
             record = RawRecord(
                 source_id=source_id,
                 record_id=_text(row.get("ID")) or _text(row.get("HASH")) or _natural_key(row),

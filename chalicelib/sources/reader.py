@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import csv
+import logging
+import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from chalicelib.logs import log_event
 from chalicelib.reference.countries import facts
 from chalicelib.sources.boundaries import Boundary, read_boundaries
 from chalicelib.sources.manifest import SourceEntry, SourceGroup
 from chalicelib.sources.openaddresses import read_csv, read_geojson_lines
 from chalicelib.sources.osm import read_osm
-from chalicelib.sources.records import RawRecord
+from chalicelib.sources.records import UNREADABLE_FILE, RawRecord
 from chalicelib.sources.variants import merge_variants
 
 _READERS = {
@@ -21,10 +25,24 @@ _READERS = {
 }
 
 
+# What a damaged file raises while read: a truncated gzip (EOFError), a bad zip or gzip header
+# (OSError), bytes that are not UTF-8 (ValueError), csv's own limits, zlib's checks, and libosmium's
+# errors on a damaged PBF block or broken XML (RuntimeError).
+_READ_ERRORS = (OSError, EOFError, ValueError, RuntimeError, csv.Error, zlib.error)
+
+
 def read_entry(entry: SourceEntry, root: Path) -> Iterator[RawRecord]:
+    """The entry's records, file by file. A file that breaks off keeps what was read before the break
+    and adds one UNREADABLE_FILE record, which the sync counts: the other files and sources go on."""
     reader = _READERS[entry.format]
     for name in entry.files:
-        yield from reader(root / name, source_id=entry.id, country=entry.country, language=entry.language)
+        try:
+            yield from reader(root / name, source_id=entry.id, country=entry.country, language=entry.language)
+        except _READ_ERRORS as exc:
+            log_event("source_unreadable", level=logging.WARNING, source=entry.id, file=name, error=repr(exc))
+            yield RawRecord(
+                entry.id, f"{name}#unreadable", entry.country, entry.language, defect=UNREADABLE_FILE
+            )
 
 
 def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[str, list[Boundary]]:
@@ -36,9 +54,11 @@ def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[
             continue
         levels = facts(entry.country).admin_levels
         for name in entry.files:
-            found.setdefault(entry.country, []).extend(
-                read_boundaries(root / name, (*levels.city, *levels.district))
-            )
+            try:
+                boundaries = list(read_boundaries(root / name, (*levels.city, *levels.district)))
+            except _READ_ERRORS:
+                continue  # read_entry counts the file as unreadable; no boundaries from it
+            found.setdefault(entry.country, []).extend(boundaries)
     return found
 
 

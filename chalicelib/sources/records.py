@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 
 # The text fields every importer fills ("" where the source publishes nothing).
 TEXT_FIELDS = ("number", "street", "unit", "city", "district", "region", "postcode")
+# What a reader says of a row it could not read whole: the sync drops and counts it by this name.
+MALFORMED_ROW = "malformed_row"  # a line or row that is not what the format says (not JSON, short)
+UNREADABLE_FILE = "unreadable_file"  # the file broke off (truncated, damaged block): one per file
 # Fields a language variant of the same record may publish differently.
 NAME_FIELDS = ("street", "city", "district", "region", "number")
 
@@ -33,6 +36,7 @@ class RawRecord:
     names: dict[str, dict[str, str]] = field(default_factory=dict)
     # Readings the source publishes (e.g. JP katakana): {"street_kana": "アオイチョウ"}.
     readings: dict[str, str] = field(default_factory=dict)
+    defect: str = ""  # MALFORMED_ROW or UNREADABLE_FILE: nothing else of the record is to be trusted
 
     def text(self, name: str) -> str:
         value: str = getattr(self, name)

@@ -29,6 +29,8 @@ class DropReason(StrEnum):
     MISSING_STREET = "missing_street"
     MISSING_NUMBER = "missing_number"
     DUPLICATE = "duplicate"
+    MALFORMED_ROW = "malformed_row"  # the reader could not parse the row
+    UNREADABLE_FILE = "unreadable_file"  # the file broke off here (one per damaged file)
 
 
 class FieldRemoval(StrEnum):
@@ -175,6 +177,8 @@ def is_placeholder(value: str) -> bool:
 
 
 def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfig) -> Candidate | Dropped:
+    if raw.defect:
+        return Dropped(DropReason(raw.defect))
     if country is None:
         return Dropped(DropReason.COUNTRY_NOT_ENABLED)
     texts = {
