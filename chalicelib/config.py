@@ -74,9 +74,16 @@ class Settings(BaseModel):
     # How many proxies in front of API Gateway append to X-Forwarded-For and are trusted; 0 (the
     # default) ignores the header and uses API Gateway's sourceIp.
     trusted_proxy_hops: int = Field(default=0, ge=0, le=5)
+    # How long one DynamoDB call may take before it is retried (twice), then answered 503.
+    dynamodb_read_timeout_seconds: float = Field(default=5.0, gt=0, le=30)
 
     def table(self, name: str) -> TableSettings:
-        return TableSettings(name=name, region=self.aws_region, endpoint=self.dynamodb_endpoint)
+        return TableSettings(
+            name=name,
+            region=self.aws_region,
+            endpoint=self.dynamodb_endpoint,
+            read_timeout_seconds=self.dynamodb_read_timeout_seconds,
+        )
 
 
 _ENV_NAMES = {
@@ -100,6 +107,7 @@ _ENV_NAMES = {
     "ip_database": "IP_DATABASE",
     "japan_post_database": "JAPAN_POST_DATABASE",
     "trusted_proxy_hops": "TRUSTED_PROXY_HOPS",
+    "dynamodb_read_timeout_seconds": "DYNAMODB_READ_TIMEOUT_SECONDS",
 }
 
 

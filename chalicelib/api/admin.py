@@ -63,7 +63,6 @@ def create_token(call: Call[None, models.CreateTokenBody]) -> models.CreatedToke
     d, body = call.dependencies, call.body
     issued = service.create(
         d.stores.tokens,
-        d.stores.audit,
         _admin(call),
         scope=body.scope,
         rate_per_minute=body.rate_per_minute,
@@ -94,7 +93,7 @@ def create_token(call: Call[None, models.CreateTokenBody]) -> models.CreatedToke
 )
 def revoke_token(call: Call[None, None]) -> models.TokenResponse:
     d = call.dependencies
-    token = service.revoke(d.stores.tokens, d.tokens, d.stores.audit, _admin(call), call.path["token_id"])
+    token = service.revoke(d.stores.tokens, d.tokens, _admin(call), call.path["token_id"])
     view = service.TokenView(token, requests_today=0, last_used_at=token.last_used_at)
     return models.TokenResponse(data=_token_entry(view, d.clock.now()))
 

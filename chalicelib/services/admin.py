@@ -11,10 +11,10 @@ from chalicelib.clock import Clock
 from chalicelib.domain.audit import AuditAction, AuditEntry
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.tokens import Token, TokenUsage, usage_day
-from chalicelib.errors import SyncAlreadyRunning
+from chalicelib.errors import SyncAlreadyRunning, TokenNotFound
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services import reports
-from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token, revoke_token
+from chalicelib.services.tokens import IssuedToken, TokenAdminStore, new_token
 
 
 class AuditLog(Protocol):
@@ -65,9 +65,17 @@ def list_tokens(tokens: TokenAdminStore, usage: UsageReader, clock: Clock) -> li
     return views
 
 
+class AuditedTokens(Protocol):
+    """Token writes that are stored together with their audit entry, or not at all."""
+
+    def list_all(self) -> list[Token]: ...
+    def put_new_audited(self, token: Token, entry: AuditEntry) -> None: ...
+    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token: ...
+    def get(self, token_id: str) -> Token | None: ...
+
+
 def create(
-    tokens: TokenAdminStore,
-    audit: AuditLog,
+    tokens: AuditedTokens,
     admin: Admin,
     *,
     scope: str,
@@ -75,26 +83,29 @@ def create(
     lifetime: timedelta,
     label: str,
 ) -> IssuedToken:
-    issued = create_token(
-        tokens, admin.clock, scope=scope, rate_per_minute=rate_per_minute, lifetime=lifetime, label=label
+    issued = new_token(
+        admin.clock, scope=scope, rate_per_minute=rate_per_minute, lifetime=lifetime, label=label
     )
-    # After the write: should the audit write fail, the client gets an error and never the
-    # secret, so the unrecorded token cannot be used.
     t = issued.token
     details = {"label": t.label, "scope": t.scope.value, "ratePerMinute": str(t.rate_per_minute)}
-    audit.append(AuditEntry(t.created_at, admin.actor, AuditAction.TOKEN_CREATED, t.token_id, details))
+    tokens.put_new_audited(
+        t, AuditEntry(t.created_at, admin.actor, AuditAction.TOKEN_CREATED, t.token_id, details)
+    )
     return issued
 
 
-def revoke(tokens: TokenAdminStore, cache: TokenCache, audit: AuditLog, admin: Admin, token_id: str) -> Token:
+def revoke(tokens: AuditedTokens, cache: TokenCache, admin: Admin, token_id: str) -> Token:
     """Revoke at once; this process forgets its cached copy, other warm processes within the
     token cache time."""
-    token = revoke_token(tokens, admin.clock, token_id)
+    known = tokens.get(token_id)
+    if known is None:
+        raise TokenNotFound(f"no token has the id {token_id!r}")
+    now = admin.clock.now()
+    details = {"label": known.label, "scope": known.scope.value}
+    token = tokens.revoke_audited(
+        token_id, now, AuditEntry(now, admin.actor, AuditAction.TOKEN_REVOKED, token_id, details)
+    )
     cache.forget(token_id)
-    # After the write: should the audit write fail, the client gets an error and revokes again
-    # (revoking is idempotent), which records it.
-    details = {"label": token.label, "scope": token.scope.value}
-    audit.append(AuditEntry(admin.clock.now(), admin.actor, AuditAction.TOKEN_REVOKED, token_id, details))
     return token
 
 

@@ -58,6 +58,15 @@ def create_token(
     label: str,
 ) -> IssuedToken:
     """Create and store a token; returns its bearer value, which is never stored."""
+    issued = new_token(clock, scope=scope, rate_per_minute=rate_per_minute, lifetime=lifetime, label=label)
+    tokens.put_new(issued.token)
+    return issued
+
+
+def new_token(
+    clock: Clock, *, scope: str, rate_per_minute: int, lifetime: timedelta, label: str
+) -> IssuedToken:
+    """A checked new token and its bearer value, not stored yet."""
     _check_new_token(scope, rate_per_minute, label)
     bearer = new_bearer()
     now = clock.now()
@@ -70,7 +79,6 @@ def create_token(
         created_at=now,
         expires_at=now + lifetime,
     )
-    tokens.put_new(token)
     return IssuedToken(token=token, bearer=bearer.value)
 
 

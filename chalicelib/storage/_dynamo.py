@@ -55,8 +55,14 @@ def bind(model: M, table: TableSettings) -> M:
     return type(model.__name__, (model,), {"Meta": meta})  # type: ignore[return-value]
 
 
+def response_code(exc: PynamoDBException) -> str | None:
+    """DynamoDB's error code, if an answer came (PynamoDB's own property fails when none did)."""
+    response = getattr(exc.cause, "response", None)
+    return response.get("Error", {}).get("Code") if isinstance(response, dict) else None
+
+
 def is_condition_failure(exc: PynamoDBException) -> bool:
-    return exc.cause_response_code == "ConditionalCheckFailedException"
+    return response_code(exc) == "ConditionalCheckFailedException"
 
 
 @contextmanager
@@ -65,8 +71,11 @@ def storage_errors(table: str) -> Iterator[None]:
     try:
         yield
     except PynamoDBException as exc:
-        if exc.cause_response_code in _UNAVAILABLE_CODES or isinstance(exc.cause, BotoCoreError):
-            raise _unavailable(table, exc.cause_response_code or type(exc.cause).__name__) from exc
+        if isinstance(exc.cause, BotoCoreError):  # a timeout or a lost connection: no response at all
+            raise _unavailable(table, type(exc.cause).__name__) from exc
+        code = response_code(exc)
+        if code in _UNAVAILABLE_CODES:
+            raise _unavailable(table, code) from exc
         raise
     except BotoCoreError as exc:
         raise _unavailable(table, type(exc).__name__) from exc

@@ -52,10 +52,15 @@ class AuditStore(TableStore[_AuditItem]):
         super().__init__(_AuditItem, table)
 
     def append(self, entry: AuditEntry) -> None:
+        with storage_errors(self.table_name):
+            self.item(entry).save()
+
+    def item(self, entry: AuditEntry) -> _AuditItem:
+        """The entry as an unsaved item: for a transaction with the action it records."""
         at = entry.at.astimezone(UTC)
         # Time first so a month's items sort by time; a random tail keeps same-instant entries apart.
         sort_key = f"{at.strftime('%Y-%m-%dT%H:%M:%S.%fZ')}#{secrets.token_hex(4)}"
-        item = self._model(
+        return self._model(
             _month_pk(at.year, at.month),
             sort_key,
             at=at,
@@ -65,8 +70,6 @@ class AuditStore(TableStore[_AuditItem]):
             details=json.dumps(entry.details, ensure_ascii=False, sort_keys=True),
             purge_at=at + timedelta(days=31 * RETENTION_MONTHS),
         )
-        with storage_errors(self.table_name):
-            item.save()
 
     def recent(self, now: datetime, limit: int) -> list[AuditEntry]:
         """The newest `limit` entries, newest first, from the retained months."""

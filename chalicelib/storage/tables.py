@@ -28,12 +28,13 @@ class Stores:
 
 
 def build_stores(settings: Settings) -> Stores:
+    audit = AuditStore(settings.table(settings.audit_table))
     return Stores(
-        tokens=TokenStore(settings.table(settings.tokens_table)),
+        tokens=TokenStore(settings.table(settings.tokens_table), audit),
         rate_limits=RateLimitStore(settings.table(settings.rate_limits_table)),
         pool=PoolStore(settings.table(settings.pool_table)),
         catalog=CatalogStore(settings.table(settings.catalog_table)),
-        audit=AuditStore(settings.table(settings.audit_table)),
+        audit=audit,
     )
 
 

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pynamodb.attributes import NumberAttribute, TTLAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import UpdateError
 from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
 
 from chalicelib.config import TableSettings
+from chalicelib.domain.audit import AuditEntry
 from chalicelib.domain.tokens import Scope, Token
-from chalicelib.errors import TokenNotFound
+from chalicelib.errors import ConfigurationError, TokenNotFound
 from chalicelib.storage._dynamo import TableStore, is_condition_failure, storage_errors
+from chalicelib.storage.audit import AuditStore
 
 # Expired tokens stay listable for a while, then DynamoDB's TTL removes them.
 _KEEP_AFTER_EXPIRY = timedelta(days=30)
@@ -55,12 +59,44 @@ def _to_token(item: _TokenItem) -> Token:
 class TokenStore(TableStore[_TokenItem]):
     """Verbs on the tokens table."""
 
-    def __init__(self, table: TableSettings) -> None:
+    def __init__(self, table: TableSettings, audit: AuditStore | None = None) -> None:
         super().__init__(_TokenItem, table)
+        self._audit = audit
 
     def put_new(self, token: Token) -> None:
         """Store a new token; refuses to overwrite an existing id."""
-        item = self._model(
+        with storage_errors(self.table_name):
+            self._item(token).save(condition=self._model.pk.does_not_exist())
+
+    def put_new_audited(self, token: Token, entry: AuditEntry) -> None:
+        """Store a new token and its audit entry in one transaction: both or neither."""
+        with storage_errors(self.table_name), self._transaction() as tx:
+            tx.save(self._item(token), condition=self._model.pk.does_not_exist())
+            tx.save(self._audit_log().item(entry))
+
+    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token:
+        """Revoke (keeping a first revocation time) and record it, in one transaction."""
+        token = self.get(token_id)
+        if token is None:
+            raise TokenNotFound(f"no token has the id {token_id!r}")
+        m = self._model
+        with storage_errors(self.table_name), self._transaction() as tx:
+            tx.update(
+                m(_pk(token_id)), actions=[m.revoked_at.set(m.revoked_at | at)], condition=m.pk.exists()
+            )
+            tx.save(self._audit_log().item(entry))
+        return replace(token, revoked_at=token.revoked_at or at)
+
+    def _audit_log(self) -> AuditStore:
+        if self._audit is None:
+            raise ConfigurationError("this token store was built without the audit table")
+        return self._audit
+
+    def _transaction(self) -> TransactWrite:
+        return TransactWrite(connection=self._model._get_connection().connection)
+
+    def _item(self, token: Token) -> _TokenItem:
+        return self._model(
             _pk(token.token_id),
             token_id=token.token_id,
             secret_hash=token.secret_hash,
@@ -72,8 +108,6 @@ class TokenStore(TableStore[_TokenItem]):
             revoked_at=token.revoked_at,
             purge_at=token.expires_at + _KEEP_AFTER_EXPIRY,
         )
-        with storage_errors(self.table_name):
-            item.save(condition=self._model.pk.does_not_exist())
 
     def get(self, token_id: str) -> Token | None:
         with storage_errors(self.table_name):
