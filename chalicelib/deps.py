@@ -17,17 +17,18 @@ from chalicelib.errors import ConfigurationError, NotConfigured
 from chalicelib.logs import log_event
 from chalicelib.reference import japan_post
 from chalicelib.reference.pool_config import PoolConfig, load_pool_config
-from chalicelib.services.admin import SyncLauncher
-from chalicelib.services.auth import CachedTokens
+from chalicelib.services.admin import AuditReader, SyncControl, SyncLauncher, TokenAdmin
+from chalicelib.services.auth import Admission, CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.catalog.service import CatalogSources
-from chalicelib.services.context.service import Caller, ContextSources
+from chalicelib.services.context.service import ContextSources
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
+from chalicelib.services.reports import ReportSources
 from chalicelib.services.snapshots import ActiveSnapshots
 from chalicelib.storage.ip_database import MmdbIpDatabase
-from chalicelib.storage.tables import Stores, build_stores
+from chalicelib.storage.tables import Store, Stores, build_stores
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -64,6 +65,26 @@ class Dependencies:
             raise NotConfigured("starting a sync is not configured on this deployment")
         return self.sync_launcher
 
+    def admission(self) -> Admission:
+        """What the request pipeline checks every call against: tokens, the rate counter, the clock."""
+        return Admission(self.tokens, self.stores.rate_limits, self.stores.tokens, self.clock)
+
+    def report_sources(self) -> ReportSources:
+        return ReportSources(self.snapshots, self.pool_config, self.stores.catalog, self.clock)
+
+    def token_admin(self) -> TokenAdmin:
+        return TokenAdmin(self.stores.tokens, self.stores.rate_limits, self.tokens, self.clock)
+
+    def audit_reader(self) -> AuditReader:
+        return AuditReader(self.stores.audit, self.clock)
+
+    def tables(self) -> tuple[Store, ...]:
+        """Every table, for the readiness probe."""
+        return self.stores.all()
+
+    def sync_control(self) -> SyncControl:
+        return SyncControl(self.launcher(), self.stores.catalog, self.stores.audit, self.clock)
+
     def generation_sources(self) -> Sources:
         return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
 
@@ -71,7 +92,12 @@ class Dependencies:
         if self.ip_database is None:
             log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
             raise NotConfigured("IP location is not configured on this deployment")
-        return ContextSources(ip_database=self.ip_database, snapshots=self.snapshots, catalog=self.catalog)
+        return ContextSources(
+            ip_database=self.ip_database,
+            snapshots=self.snapshots,
+            catalog=self.catalog,
+            trusted_hops=self.settings.trusted_proxy_hops,
+        )
 
     def pool_sync(self, config: PoolConfig | None = None) -> PoolSync:
         """The sync wired to this deployment's tables (`config`: another pool configuration)."""
@@ -137,9 +163,6 @@ class Dependencies:
             return result
 
         return acquire_one
-
-    def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
-        return Caller(source_ip, forwarded_for, self.settings.trusted_proxy_hops)
 
     def catalog_sources(self) -> CatalogSources:
         if self.cursors is None:

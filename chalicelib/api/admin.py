@@ -12,18 +12,21 @@ from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models import admin as models
 from chalicelib.api.models.reports import ConfigurationIssue
 from chalicelib.api.reports import coverage_entry
+from chalicelib.clock import Clock
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import admin as service
+from chalicelib.services.reports import ReportSources
 from chalicelib.services.tokens import parse_duration
 
 admin = Blueprint(__name__)
 
+
 TOKENS = "/api/v1/admin/tokens"
 
 
-def _admin(call: Call[Any, Any]) -> service.Admin:
+def _admin(call: Call[Any, Any], clock: Clock) -> service.Admin:
     assert call.token is not None  # admin operations always authenticate
-    return service.Admin(actor=call.token.token_id, clock=call.dependencies.clock)
+    return service.Admin(actor=call.token.token_id, clock=clock)
 
 
 @endpoint(
@@ -37,11 +40,11 @@ def _admin(call: Call[Any, Any]) -> service.Admin:
         response=models.TokensResponse,
         scope=Scope.ADMIN,
     ),
+    needs=lambda d: d.token_admin(),
 )
-def list_tokens(call: Call[None, None]) -> models.TokensResponse:
-    d = call.dependencies
-    views = service.list_tokens(d.stores.tokens, d.stores.rate_limits, d.clock)
-    now = d.clock.now()
+def list_tokens(call: Call[None, None], admin: service.TokenAdmin) -> models.TokensResponse:
+    views = service.list_tokens(admin.tokens, admin.usage, admin.clock)
+    now = admin.clock.now()
     return models.TokensResponse(data=[_token_entry(v, now) for v in views])
 
 
@@ -58,19 +61,22 @@ def list_tokens(call: Call[None, None]) -> models.TokensResponse:
         body=models.CreateTokenBody,
         status=201,
     ),
+    needs=lambda d: d.token_admin(),
 )
-def create_token(call: Call[None, models.CreateTokenBody]) -> models.CreatedTokenResponse:
-    d, body = call.dependencies, call.body
+def create_token(
+    call: Call[None, models.CreateTokenBody], admin: service.TokenAdmin
+) -> models.CreatedTokenResponse:
+    body = call.body
     issued = service.create(
-        d.stores.tokens,
-        _admin(call),
+        admin.tokens,
+        _admin(call, admin.clock),
         scope=body.scope,
         rate_per_minute=body.rate_per_minute,
         lifetime=parse_duration(body.expires_in),
         label=body.label,
     )
     view = service.TokenView(issued.token, requests_today=0, last_used_at=None)
-    created = models.CreatedToken(token=_token_entry(view, d.clock.now()), secret=issued.bearer)
+    created = models.CreatedToken(token=_token_entry(view, admin.clock.now()), secret=issued.bearer)
     return models.CreatedTokenResponse(data=created)
 
 
@@ -90,12 +96,12 @@ def create_token(call: Call[None, models.CreateTokenBody]) -> models.CreatedToke
         path_params=models.TokenPath,
         errors=(404,),
     ),
+    needs=lambda d: d.token_admin(),
 )
-def revoke_token(call: Call[None, None]) -> models.TokenResponse:
-    d = call.dependencies
-    token = service.revoke(d.stores.tokens, d.tokens, _admin(call), call.path["token_id"])
+def revoke_token(call: Call[None, None], admin: service.TokenAdmin) -> models.TokenResponse:
+    token = service.revoke(admin.tokens, admin.cache, _admin(call, admin.clock), call.path["token_id"])
     view = service.TokenView(token, requests_today=0, last_used_at=token.last_used_at)
-    return models.TokenResponse(data=_token_entry(view, d.clock.now()))
+    return models.TokenResponse(data=_token_entry(view, admin.clock.now()))
 
 
 @endpoint(
@@ -109,10 +115,10 @@ def revoke_token(call: Call[None, None]) -> models.TokenResponse:
         response=models.DataStatusResponse,
         scope=Scope.ADMIN,
     ),
+    needs=lambda d: d.report_sources(),
 )
-def data_status(call: Call[None, None]) -> models.DataStatusResponse:
-    d = call.dependencies
-    status = service.data_status(d.snapshots, d.pool_config, d.stores.catalog, d.clock)
+def data_status(call: Call[None, None], sources: ReportSources) -> models.DataStatusResponse:
+    status = service.data_status(sources.snapshots, sources.config, sources.sync_reports, sources.clock)
     health = status.health
     return models.DataStatusResponse(
         data=models.DataStatus(
@@ -155,10 +161,11 @@ def data_status(call: Call[None, None]) -> models.DataStatusResponse:
         errors=(409,),
         status=202,
     ),
+    needs=lambda d: d.sync_control(),
 )
-def start_sync(call: Call[None, None]) -> models.SyncStartedResponse:
-    d = call.dependencies
-    started = service.start_sync(d.launcher(), d.stores.catalog, d.stores.audit, _admin(call))
+def start_sync(call: Call[None, None], control: service.SyncControl) -> models.SyncStartedResponse:
+    admin = _admin(call, control.clock)
+    started = service.start_sync(control.launcher, control.sync_reports, control.audit, admin)
     return models.SyncStartedResponse(data=models.SyncStarted(run=started.run, started_at=started.started_at))
 
 
@@ -174,10 +181,10 @@ def start_sync(call: Call[None, None]) -> models.SyncStartedResponse:
         scope=Scope.ADMIN,
         query=models.AuditQuery,
     ),
+    needs=lambda d: d.audit_reader(),
 )
-def audit_log(call: Call[models.AuditQuery, None]) -> models.AuditResponse:
-    d = call.dependencies
-    entries = service.audit_entries(d.stores.audit, d.clock, call.query.limit)
+def audit_log(call: Call[models.AuditQuery, None], reader: service.AuditReader) -> models.AuditResponse:
+    entries = service.audit_entries(reader.log, reader.clock, call.query.limit)
     return models.AuditResponse(
         data=[
             models.AuditEntry(

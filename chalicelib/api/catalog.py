@@ -21,7 +21,7 @@ from chalicelib.api.models.catalog import (
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.catalog import service
-from chalicelib.services.catalog.service import Page
+from chalicelib.services.catalog.service import CatalogSources, Page
 
 catalog = Blueprint(__name__)
 
@@ -71,8 +71,11 @@ immediate child type of the parent. 404 NO_POOL_COVERAGE: no published pool for 
         query=LocationSearchQuery,
         errors=(404,),
     ),
+    needs=lambda d: d.catalog_sources(),
 )
-def search_locations(call: Call[LocationSearchQuery, None]) -> LocationSearchResponse:
+def search_locations(
+    call: Call[LocationSearchQuery, None], sources: CatalogSources
+) -> LocationSearchResponse:
     query = call.query
     request = service.SearchRequest(
         country=query.country,
@@ -85,7 +88,7 @@ def search_locations(call: Call[LocationSearchQuery, None]) -> LocationSearchRes
         limit=query.limit,
         cursor=query.cursor,
     )
-    page = service.search(request, call.dependencies.catalog_sources())
+    page = service.search(request, sources)
     items, total, next_cursor = _items(page), page.total, page.next_cursor
     match page.kind:
         case LocationType.REGION:
@@ -115,8 +118,9 @@ def search_locations(call: Call[LocationSearchQuery, None]) -> LocationSearchRes
         query=HierarchyQuery,
         errors=(404,),
     ),
+    needs=lambda d: d.catalog_sources(),
 )
-def hierarchy(call: Call[HierarchyQuery, None]) -> HierarchyResponse:
+def hierarchy(call: Call[HierarchyQuery, None], sources: CatalogSources) -> HierarchyResponse:
     query = call.query
     request = service.ChildrenRequest(
         country=query.country,
@@ -128,7 +132,7 @@ def hierarchy(call: Call[HierarchyQuery, None]) -> HierarchyResponse:
         limit=query.limit,
         cursor=query.cursor,
     )
-    page = service.children(request, call.dependencies.catalog_sources())
+    page = service.children(request, sources)
     return HierarchyResponse(
         data=HierarchyData(
             parent=ParentRef(type=page.parent.type, id=page.parent.id),  # type: ignore[arg-type]

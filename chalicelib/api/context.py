@@ -39,11 +39,13 @@ or a public address the database does not list). 503: no IP database configured.
         query=ClientContextQuery,
         errors=(404,),
     ),
+    needs=lambda d: d.context_sources(),
 )
-def client_context(call: Call[ClientContextQuery, None]) -> ClientContextResponse:
-    dependencies = call.dependencies
-    caller = dependencies.caller(call.source_ip, call.forwarded_for)
-    found = service.locate(call.query.ip, caller, dependencies.context_sources())
+def client_context(
+    call: Call[ClientContextQuery, None], sources: service.ContextSources
+) -> ClientContextResponse:
+    caller = sources.caller(call.source_ip, call.forwarded_for)
+    found = service.locate(call.query.ip, caller, sources)
     return ClientContextResponse(
         data=ClientContext(
             ip=found.ip,

@@ -17,7 +17,7 @@ import logging
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from chalice.app import Blueprint, Request, Response
@@ -73,7 +73,7 @@ OPERATIONS: list[Operation] = []
 
 @dataclass(frozen=True)
 class Call(Generic[Q, B]):
-    """What a handler gets: parsed input, the caller's token, and the process's dependencies."""
+    """What a handler gets besides its dependencies: the parsed input and the caller."""
 
     query: Q
     body: B
@@ -81,21 +81,29 @@ class Call(Generic[Q, B]):
     token: Token | None
     source_ip: str | None
     forwarded_for: str | None
-    dependencies: deps.Dependencies = field(repr=False)
 
 
-Handler = Callable[[Call[Any, Any]], BaseModel]
+# A handler gets the call and only the dependencies its route names (`needs`), never the container.
+Handler = Callable[[Call[Any, Any], Any], BaseModel]
+Needs = Callable[["deps.Dependencies"], Any]
 
 
-def endpoint(blueprint: Blueprint, operation: Operation) -> Callable[[Handler], Handler]:
-    """Register `handler` on `blueprint` under `operation`, wrapped in the request pipeline."""
+def _nothing(dependencies: deps.Dependencies) -> None:
+    return None
+
+
+def endpoint(
+    blueprint: Blueprint, operation: Operation, needs: Needs = _nothing
+) -> Callable[[Handler], Handler]:
+    """Register `handler` on `blueprint` under `operation`, wrapped in the request pipeline;
+    `needs` picks, from the process's dependencies, what the handler is given."""
     OPERATIONS.append(operation)
     content_types = ["application/json"] if operation.body else ["*/*"]
 
     def decorator(handler: Handler) -> Handler:
         @functools.wraps(handler)
         def view(**path_params: str) -> Response:
-            return _handle(operation, handler, blueprint.current_request, path_params)
+            return _handle(operation, handler, needs, blueprint.current_request, path_params)
 
         blueprint.route(operation.path, methods=[operation.method], content_types=content_types)(view)
         return handler
@@ -104,7 +112,7 @@ def endpoint(blueprint: Blueprint, operation: Operation) -> Callable[[Handler], 
 
 
 def _handle(
-    operation: Operation, handler: Handler, request: Request, path_params: dict[str, str]
+    operation: Operation, handler: Handler, needs: Needs, request: Request, path_params: dict[str, str]
 ) -> Response:
     scope = request_scope.current()
     quota: Quota | None = None
@@ -117,19 +125,18 @@ def _handle(
         token = None
         admission: Future[Quota] | None = None
         if operation.scope is not None:
-            now = dependencies.clock.now()
-            token = authenticate(request.headers.get("authorization"), dependencies.tokens, now)
+            gate = dependencies.admission()
+            now = gate.clock.now()
+            token = authenticate(request.headers.get("authorization"), gate.tokens, now)
             scope.token_id = token.token_id
             authorize(token, operation.scope)
-            count = functools.partial(
-                admit, token, dependencies.stores.rate_limits, dependencies.stores.tokens, now
-            )
+            count = functools.partial(admit, token, gate.counter, gate.uses, now)
             if operation.reads_only:
                 admission = _admissions().submit(count)
             else:
                 quota = count()
         try:
-            response = _respond(operation, handler, request, path_params, token, dependencies)
+            response = _respond(operation, handler, request, path_params, token, lambda: needs(dependencies))
         finally:
             if admission is not None:
                 quota = admission.result()  # RateLimited here outranks the handler's outcome
@@ -157,7 +164,7 @@ def _respond(
     request: Request,
     path_params: dict[str, str],
     token: Token | None,
-    dependencies: deps.Dependencies,
+    needed: Callable[[], Any],
 ) -> Response:
     call: Call[Any, Any] = Call(
         query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
@@ -166,9 +173,8 @@ def _respond(
         token=token,
         source_ip=request.context.get("identity", {}).get("sourceIp"),
         forwarded_for=request.headers.get("x-forwarded-for"),
-        dependencies=dependencies,
     )
-    result = handler(call)
+    result = handler(call, needed())
     return Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
 
 

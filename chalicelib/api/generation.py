@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 
 from chalice.app import Blueprint
 
@@ -33,6 +34,7 @@ from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
 from chalicelib.services.context import service as context_service
+from chalicelib.services.context.service import ContextSources
 from chalicelib.services.generation import service
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
@@ -61,6 +63,14 @@ would mislead), names the country when the address maps to no region, and covers
 place; its details list `sourcesTried`."""
 
 
+@dataclass(frozen=True)
+class GenerationNeeds:
+    """The pool, and the IP context only mode=ip-region opens (it may be unconfigured)."""
+
+    sources: service.Sources
+    context: Callable[[], ContextSources]
+
+
 @endpoint(
     generation,
     Operation(
@@ -75,14 +85,15 @@ place; its details list `sourcesTried`."""
         query=GenerateQuery,
         errors=(404,),
     ),
+    needs=lambda d: GenerationNeeds(d.generation_sources(), d.context_sources),
 )
-def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
+def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse:
     query = call.query
     _check_mode(query.mode, query.ip)
     filters = _filters(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
-        return _generate_in_ip_region(call, filters)
-    outcome = service.generate(filters, call.dependencies.generation_sources(), seed=query.seed)
+        return _generate_in_ip_region(call, filters, needs)
+    outcome = service.generate(filters, needs.sources, seed=query.seed)
     return GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
@@ -112,16 +123,15 @@ def generate(call: Call[GenerateQuery, None]) -> GenerateResponse:
         errors=(404,),
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
+    needs=lambda d: d.generation_sources(),
 )
-def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:
+def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> BatchResponse:
     body = call.body
     request = service.BatchRequest(
         count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
     )
     filters = _filters(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
-    outcome = service.generate_batch(
-        filters, call.dependencies.generation_sources(), request, seed=body.options.seed
-    )
+    outcome = service.generate_batch(filters, sources, request, seed=body.options.seed)
     return BatchResponse(
         data=BatchData(
             request_id=body.options.request_id,
@@ -149,20 +159,23 @@ def generate_batch(call: Call[None, BatchRequest]) -> BatchResponse:
         path_params=AddressPath,
         errors=(404,),
     ),
+    needs=lambda d: d.generation_sources(),
 )
-def get_address(call: Call[None, None]) -> AddressResponse:
-    address, _ = service.get_address(call.path["id"], call.dependencies.generation_sources())
+def get_address(call: Call[None, None], sources: service.Sources) -> AddressResponse:
+    address, _ = service.get_address(call.path["id"], sources)
     return AddressResponse(data=AddressData(address=address_out(address)))
 
 
-def _generate_in_ip_region(call: Call[GenerateQuery, None], filters: Filters) -> GenerateResponse:
-    query, dependencies = call.query, call.dependencies
+def _generate_in_ip_region(
+    call: Call[GenerateQuery, None], filters: Filters, needs: GenerationNeeds
+) -> GenerateResponse:
+    query, context = call.query, needs.context()  # 503 here when no IP database is configured
     outcome = context_service.generate_in_ip_region(
         filters,
         query.ip,
-        dependencies.caller(call.source_ip, call.forwarded_for),
-        dependencies.context_sources(),
-        dependencies.generation_sources(),
+        context.caller(call.source_ip, call.forwarded_for),
+        context,
+        needs.sources,
         country_given="country" in query.model_fields_set,
         seed=query.seed,
     )

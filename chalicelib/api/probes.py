@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -10,7 +11,7 @@ from chalice.app import Blueprint, Response
 from chalicelib.api.endpoint import OPERATIONS, Call, Operation, endpoint
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
 from chalicelib.api.openapi import build_document
-from chalicelib.services.health import check_ready
+from chalicelib.services.health import Pingable, check_ready
 
 probes = Blueprint(__name__)
 
@@ -29,7 +30,7 @@ OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/opena
         scope=None,
     ),
 )
-def health(call: Call[None, None]) -> HealthStatus:
+def health(call: Call[None, None], _: None) -> HealthStatus:
     return HealthStatus(status="ok")
 
 
@@ -45,9 +46,10 @@ def health(call: Call[None, None]) -> HealthStatus:
         scope=None,
         description="503 SERVICE_UNAVAILABLE when any DynamoDB table does not answer.",
     ),
+    needs=lambda d: d.tables(),
 )
-def ready(call: Call[None, None]) -> ReadyStatus:
-    check_ready(call.dependencies.stores.all())
+def ready(call: Call[None, None], tables: Sequence[Pingable]) -> ReadyStatus:
+    check_ready(tables)
     return ReadyStatus(status="ready")
 
 

@@ -41,9 +41,10 @@ reports = Blueprint(__name__)
         response=CountriesResponse,
         scope=Scope.READ,
     ),
+    needs=lambda d: d.snapshots,
 )
-def countries(call: Call[None, None]) -> CountriesResponse:
-    published = service.published_countries(call.dependencies.snapshots)
+def countries(call: Call[None, None], snapshots: service.Snapshots) -> CountriesResponse:
+    published = service.published_countries(snapshots)
     return CountriesResponse(
         data=[
             CountryEntry(
@@ -70,9 +71,10 @@ def countries(call: Call[None, None]) -> CountriesResponse:
         response=AvailabilityResponse,
         scope=Scope.READ,
     ),
+    needs=lambda d: d.report_sources(),
 )
-def availability(call: Call[None, None]) -> AvailabilityResponse:
-    statuses = service.country_statuses(call.dependencies.snapshots, call.dependencies.pool_config)
+def availability(call: Call[None, None], sources: service.ReportSources) -> AvailabilityResponse:
+    statuses = service.country_statuses(sources.snapshots, sources.config)
     return AvailabilityResponse(
         data=[
             AvailabilityEntry(code=s.code, available=s.ready, residential_available=s.residential_count > 0)
@@ -95,11 +97,12 @@ def availability(call: Call[None, None]) -> AvailabilityResponse:
         query=CoverageQuery,
         errors=(404,),
     ),
+    needs=lambda d: d.report_sources(),
 )
-def coverage(call: Call[CoverageQuery, None]) -> CoverageResponse:
-    d = call.dependencies
+def coverage(call: Call[CoverageQuery, None], sources: service.ReportSources) -> CoverageResponse:
+    query = call.query
     results = service.coverage(
-        d.snapshots, d.pool_config, country=call.query.country, include_complete=call.query.include_complete
+        sources.snapshots, sources.config, country=query.country, include_complete=query.include_complete
     )
     return CoverageResponse(data=CoverageData(countries=[coverage_entry(c) for c in results]))
 
@@ -137,10 +140,10 @@ def coverage_entry(c: domain.Coverage) -> CoverageEntry:
         response=DataHealthResponse,
         scope=Scope.READ,
     ),
+    needs=lambda d: d.report_sources(),
 )
-def data_health(call: Call[None, None]) -> DataHealthResponse:
-    d = call.dependencies
-    health = service.data_health(d.snapshots, d.pool_config, d.stores.catalog, d.clock.now())
+def data_health(call: Call[None, None], sources: service.ReportSources) -> DataHealthResponse:
+    health = service.data_health(sources.snapshots, sources.config, sources.sync_reports, sources.clock.now())
     return DataHealthResponse(
         data=DataHealth(
             healthy=health.healthy,

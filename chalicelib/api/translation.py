@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chalice.app import Blueprint
 
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.translation import TranslationData, TranslationRequest, TranslationResponse
 from chalicelib.domain.tokens import Scope
+from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.generation import service as generation
 from chalicelib.services.translation import service
 
 translation = Blueprint(__name__)
+
+
+@dataclass(frozen=True)
+class TranslationNeeds:
+    """The pool (the address) and the configuration (its country's primary language)."""
+
+    sources: generation.Sources
+    config: PoolConfig
+
 
 _NOTES = """\
 Each component is resolved by the first rule that applies, and `componentSources` (an addition to
@@ -45,11 +57,12 @@ in the list, a missing field or an unknown property."""
         errors=(404,),
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
+    needs=lambda d: TranslationNeeds(d.generation_sources(), d.pool_config),
 )
-def translate_address(call: Call[None, TranslationRequest]) -> TranslationResponse:
-    body, dependencies = call.body, call.dependencies
-    address, _ = generation.get_address(body.address_id, dependencies.generation_sources())
-    known = dependencies.pool_config.countries.get(address.country)
+def translate_address(call: Call[None, TranslationRequest], needs: TranslationNeeds) -> TranslationResponse:
+    body = call.body
+    address, _ = generation.get_address(body.address_id, needs.sources)
+    known = needs.config.countries.get(address.country)
     primary = known.language if known else ""
     result = service.translate(address, body.target_locale, primary)
     components = {_camel(k): v for k, v in result.components.items() if v is not None}

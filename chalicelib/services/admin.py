@@ -14,7 +14,7 @@ from chalicelib.domain.tokens import Token, TokenUsage, usage_day
 from chalicelib.errors import SyncAlreadyRunning, TokenNotFound
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services import reports
-from chalicelib.services.tokens import IssuedToken, TokenAdminStore, new_token
+from chalicelib.services.tokens import IssuedToken, new_token
 
 
 class AuditLog(Protocol):
@@ -30,9 +30,44 @@ class TokenCache(Protocol):
     def forget(self, token_id: str) -> None: ...
 
 
+class AuditedTokens(Protocol):
+    """Token writes that are stored together with their audit entry, or not at all."""
+
+    def list_all(self) -> list[Token]: ...
+    def put_new_audited(self, token: Token, entry: AuditEntry) -> None: ...
+    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token: ...
+    def get(self, token_id: str) -> Token | None: ...
+
+
 class SyncLauncher(Protocol):
     def running(self) -> bool: ...
     def start(self, name: str) -> str: ...
+
+
+@dataclass(frozen=True)
+class TokenAdmin:
+    """What the token pages use: the tokens (with their audit), their use, this process's cache."""
+
+    tokens: AuditedTokens
+    usage: UsageReader
+    cache: TokenCache
+    clock: Clock
+
+
+@dataclass(frozen=True)
+class SyncControl:
+    """What starting a sync uses."""
+
+    launcher: SyncLauncher
+    sync_reports: reports.SyncReports
+    audit: AuditLog
+    clock: Clock
+
+
+@dataclass(frozen=True)
+class AuditReader:
+    log: AuditLog
+    clock: Clock
 
 
 @dataclass(frozen=True)
@@ -52,7 +87,7 @@ class Admin:
     clock: Clock
 
 
-def list_tokens(tokens: TokenAdminStore, usage: UsageReader, clock: Clock) -> list[TokenView]:
+def list_tokens(tokens: AuditedTokens, usage: UsageReader, clock: Clock) -> list[TokenView]:
     """Every token, newest first, with its requests today (UTC) and when it was last used."""
     now = clock.now()
     records = sorted(tokens.list_all(), key=lambda t: t.created_at, reverse=True)
@@ -63,15 +98,6 @@ def list_tokens(tokens: TokenAdminStore, usage: UsageReader, clock: Clock) -> li
         moments = [m for m in (token.last_used_at, used.last_used_at if used else None) if m]
         views.append(TokenView(token, used.requests if used else 0, max(moments) if moments else None))
     return views
-
-
-class AuditedTokens(Protocol):
-    """Token writes that are stored together with their audit entry, or not at all."""
-
-    def list_all(self) -> list[Token]: ...
-    def put_new_audited(self, token: Token, entry: AuditEntry) -> None: ...
-    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token: ...
-    def get(self, token_id: str) -> Token | None: ...
 
 
 def create(

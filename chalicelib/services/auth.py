@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from chalicelib.clock import Clock
 from chalicelib.domain.tokens import Quota, Scope, Token, parse_bearer, window_start
 from chalicelib.errors import Forbidden, RateLimited, Unauthorized
 
@@ -25,6 +27,16 @@ class RateCounter(Protocol):
 
 class UseRecorder(Protocol):
     def record_use(self, token_id: str, at: datetime) -> None: ...
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What the request pipeline needs to admit a call."""
+
+    tokens: TokenReader
+    counter: RateCounter
+    uses: UseRecorder
+    clock: Clock
 
 
 class CachedTokens:

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Protocol
 
+from chalicelib.clock import Clock
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.snapshots import PublishedSnapshot
 from chalicelib.errors import NoPoolCoverage
@@ -19,6 +20,16 @@ class Snapshots(Protocol):
 
 class SyncReports(Protocol):
     def latest_sync_report(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class ReportSources:
+    """What the reports read: the published pointers, the pool configuration, sync reports, time."""
+
+    snapshots: Snapshots
+    config: PoolConfig
+    sync_reports: SyncReports
+    clock: Clock
 
 
 @dataclass(frozen=True)

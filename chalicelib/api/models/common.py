@@ -49,7 +49,9 @@ IpText = Annotated[
 # A cursor is what a previous page returned (signed: any other value is refused with 400).
 Cursor = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=MAX_CURSOR_LENGTH, pattern=r"^[A-Za-z0-9_-]+$"),
+    StringConstraints(
+        min_length=3, max_length=MAX_CURSOR_LENGTH, pattern=r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$"
+    ),
     Field(description="nextCursor of the previous page, unchanged (signed; anything else is 400)"),
 ]
 PageSize = Annotated[int, Field(ge=MIN_PAGE, le=MAX_PAGE, description="Page size, 20 to 200")]

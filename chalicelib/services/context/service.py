@@ -32,6 +32,10 @@ class ContextSources:
     ip_database: IpLocator
     snapshots: ActiveSnapshotReader
     catalog: CatalogReader
+    trusted_hops: int = 0  # proxies in front of API Gateway whose X-Forwarded-For is believed
+
+    def caller(self, source_ip: str | None, forwarded_for: str | None) -> Caller:
+        return Caller(source_ip, forwarded_for, self.trusted_hops)
 
 
 @dataclass(frozen=True)
