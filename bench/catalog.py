@@ -159,7 +159,7 @@ def _requests(counter: RequestCounter, pages: dict[str, Callable[[], object]]) -
         action()  # warm whatever the previous page left cold
         counter.reset()
         action()
-        counts[name] = dict(counter.calls)
+        counts[name] = counter.counts()
     return counts
 
 

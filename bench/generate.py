@@ -59,7 +59,7 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         for name, action in api.items():
             counter.reset()
             action()
-            requests[name] = dict(counter.calls)
+            requests[name] = counter.counts()
         bare = _bare(
             bare_client(engine.endpoint),
             wired.settings.pool_table,

@@ -37,6 +37,11 @@ class RequestCounter:
         handlers.BUILTIN_HANDLERS.append(self._handler)
         return self
 
+    def counts(self) -> dict[str, int]:
+        """Calls per operation, by name: the rate counter's call runs in a thread beside the
+        handler's, so the order calls happen in is not stable."""
+        return dict(sorted(self.calls.items()))
+
     def __exit__(self, *exc: object) -> None:
         handlers.BUILTIN_HANDLERS.remove(self._handler)
 

@@ -62,7 +62,7 @@ def main(runs: int = DEFAULT_RUNS) -> list[str]:
         counter.reset()
         authenticated()
         per_request = counter.total()
-        calls = dict(counter.calls)
+        calls = counter.counts()
     deps.use(None)
     return _report(timings, per_request, calls, runs)
 

@@ -44,7 +44,7 @@ def main(countries: list[str]) -> list[str]:
         started = time.perf_counter()
         report = sync_samples(wired, countries, phases)
         total = time.perf_counter() - started
-        calls = dict(counter.calls)
+        calls = counter.counts()
         items = sum(o.items_written for o in report.countries.values())
         doc = _sample_doc(wired, report)
         bare = bare_client(engine.endpoint)

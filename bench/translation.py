@@ -71,7 +71,7 @@ def main(runs: int = RUNS, sources: list[str] | None = None) -> list[str]:
             timings[locale] = measure(locale, translate, runs)
             counter.reset()
             translate()
-            requests[locale] = dict(counter.calls)
+            requests[locale] = counter.counts()
         bare = _bare_get(bare_client(engine.endpoint), wired, ids[0], runs)
     deps.use(None)
     return _report(len(ids), timings, requests, bare, imports, runs)
