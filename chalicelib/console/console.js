@@ -9,6 +9,8 @@ const main = document.getElementById("main");
 const nav = document.getElementById("nav");
 let pollTimer = null;
 let swaggerLoaded = null;
+// The token created last in this tab, for the docs page to try: held in memory only, gone on reload.
+let tryToken = null;
 
 // ---- small helpers -------------------------------------------------------------------------
 
@@ -259,12 +261,18 @@ function secretPanel(created) {
       status.textContent = "Select the text and copy it (Ctrl+C).";
     }
   });
+  const tryIt = h("button", { type: "button", class: "secondary" }, "Try it in the API docs");
+  tryIt.addEventListener("click", () => {
+    tryToken = { label: created.token.label, secret: created.secret };
+    location.hash = "#/docs";
+  });
   return h(
     "section",
     { class: "card secret", "aria-labelledby": "secret-heading" },
     h("h2", { id: "secret-heading" }, `Token created: ${created.token.label}`),
     h("p", {}, "Copy the secret now: it is shown only once and cannot be recovered."),
     h("div", { class: "secret-row" }, secret, copy, status),
+    created.token.scope === "admin" ? null : h("p", {}, tryIt),
   );
 }
 
@@ -500,6 +508,7 @@ function loadSwagger() {
 
 async function renderDocs() {
   const target = h("div", { id: "swagger", class: "swagger" }, h("p", { class: "muted" }, "Loading…"));
+  const trying = tryToken;
   main.replaceChildren(
     h("h1", {}, "API docs"),
     h(
@@ -510,6 +519,9 @@ async function renderDocs() {
       h("a", { href: url("api/v1/admin/openapi.json") }, "its own document"),
       ".",
     ),
+    trying
+      ? h("p", { class: "notice", role: "status" }, `Authorized with the token you just created: ${trying.label}.`)
+      : null,
     target,
   );
   try {
@@ -517,7 +529,16 @@ async function renderDocs() {
     const spec = await response.json();
     spec.servers = [{ url: ROOT.pathname.replace(/\/$/, "") || "/" }];
     target.replaceChildren();
-    window.SwaggerUIBundle({ spec, domNode: target, deepLinking: false, docExpansion: "list", defaultModelsExpandDepth: 0 });
+    let ui = null;
+    ui = window.SwaggerUIBundle({
+      spec,
+      domNode: target,
+      deepLinking: false,
+      docExpansion: "list",
+      defaultModelsExpandDepth: 0,
+      // Possibly called before SwaggerUIBundle returns: authorize once `ui` is set.
+      onComplete: () => queueMicrotask(() => trying && ui.preauthorizeApiKey("bearerAuth", trying.secret)),
+    });
   } catch (caught) {
     target.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not load the API docs: ${caught.message}`));
   }

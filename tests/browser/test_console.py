@@ -170,3 +170,18 @@ def test_the_docs_page_renders_the_public_api_and_tries_it_with_a_token(page: Pa
     countries.get_by_role("button", name="Try it out").click()
     countries.get_by_role("button", name="Execute").click()
     expect(countries.locator(".live-responses-table tbody .response-col_status").first).to_have_text("200")
+
+
+def test_a_new_token_can_be_tried_in_the_api_docs_without_a_terminal(page: Page, stack: Stack) -> None:
+    _sign_in(page, stack)
+    _create(page, "tried in the docs")
+    page.get_by_role("button", name="Try it in the API docs").click()
+    expect(page.get_by_role("status").filter(has_text="tried in the docs")).to_be_visible()
+    generate = page.locator(".opblock").filter(has_text="/api/v1/generate").first
+    expect(generate).to_be_visible(timeout=20_000)
+    generate.locator(".opblock-summary").click()
+    generate.get_by_role("button", name="Try it out").click()
+    generate.locator("input[placeholder='country']").fill("AD")
+    generate.get_by_role("button", name="Execute").click()
+    expect(generate.locator(".live-responses-table tbody .response-col_status").first).to_have_text("200")
+    assert page.evaluate("() => sessionStorage.length") == 1  # the new token was never stored
