@@ -35,7 +35,7 @@ class AuditedTokens(Protocol):
 
     def list_all(self) -> list[Token]: ...
     def put_new_audited(self, token: Token, entry: AuditEntry) -> None: ...
-    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token: ...
+    def revoke_audited(self, token: Token, at: datetime, entry: AuditEntry) -> Token: ...
     def get(self, token_id: str) -> Token | None: ...
 
 
@@ -129,7 +129,7 @@ def revoke(tokens: AuditedTokens, cache: TokenCache, admin: Admin, token_id: str
     now = admin.clock.now()
     details = {"label": known.label, "scope": known.scope.value}
     token = tokens.revoke_audited(
-        token_id, now, AuditEntry(now, admin.actor, AuditAction.TOKEN_REVOKED, token_id, details)
+        known, now, AuditEntry(now, admin.actor, AuditAction.TOKEN_REVOKED, token_id, details)
     )
     cache.forget(token_id)
     return token

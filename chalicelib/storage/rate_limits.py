@@ -60,11 +60,14 @@ class RateLimitStore(TableStore[_UsageItem]):
         at = window_start if used_at is None else used_at
         item = self._model(_pk(token_id, usage_day(window_start)))
         with storage_errors(self.table_name):
-            if self._count(item, window_start, limit, at) or self._open(item, window_start, at):
-                return Quota(limit=limit, used=int(item.hits), resets_at=int(item.window) + WINDOW_SECONDS)
-            if self._count(item, window_start, limit, at):
-                return Quota(limit=limit, used=int(item.hits), resets_at=int(item.window) + WINDOW_SECONDS)
-        return None
+            counted = (
+                self._count(item, window_start, limit, at)
+                or self._open(item, window_start, at)
+                or self._count(item, window_start, limit, at)
+            )
+        if not counted:
+            return None
+        return Quota(limit=limit, used=int(item.hits), resets_at=int(item.window) + WINDOW_SECONDS)
 
     def _count(self, item: _UsageItem, window_start: int, limit: int, at: int) -> bool:
         m = self._model

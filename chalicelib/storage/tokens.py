@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from pynamodb.attributes import NumberAttribute, TTLAttribute, UnicodeAttribute, UTCDateTimeAttribute
-from pynamodb.exceptions import UpdateError
+from pynamodb.exceptions import TransactWriteError, UpdateError
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
@@ -74,17 +74,25 @@ class TokenStore(TableStore[_TokenItem]):
             tx.save(self._item(token), condition=self._model.pk.does_not_exist())
             tx.save(self._audit_log().item(entry))
 
-    def revoke_audited(self, token_id: str, at: datetime, entry: AuditEntry) -> Token:
-        """Revoke (keeping a first revocation time) and record it, in one transaction."""
-        token = self.get(token_id)
-        if token is None:
-            raise TokenNotFound(f"no token has the id {token_id!r}")
+    def revoke_audited(self, token: Token, at: datetime, entry: AuditEntry) -> Token:
+        """Revoke a token just read (keeping a first revocation time) and record it, in one
+        transaction; TokenNotFound when it was deleted in between."""
         m = self._model
-        with storage_errors(self.table_name), self._transaction() as tx:
-            tx.update(
-                m(_pk(token_id)), actions=[m.revoked_at.set(m.revoked_at | at)], condition=m.pk.exists()
-            )
-            tx.save(self._audit_log().item(entry))
+        with storage_errors(self.table_name):
+            try:
+                with self._transaction() as tx:
+                    tx.update(
+                        m(_pk(token.token_id)),
+                        actions=[m.revoked_at.set(m.revoked_at | at)],
+                        condition=m.pk.exists(),
+                    )
+                    tx.save(self._audit_log().item(entry))
+            except TransactWriteError as exc:
+                # Only the token's update has a condition (PynamoDB orders the items its own way).
+                codes = {r.code for r in exc.cancellation_reasons if r is not None}
+                if "ConditionalCheckFailed" in codes:
+                    raise TokenNotFound(f"no token has the id {token.token_id!r}") from exc
+                raise
         return replace(token, revoked_at=token.revoked_at or at)
 
     def _audit_log(self) -> AuditStore:

@@ -13,6 +13,7 @@ from chalicelib import deps
 from chalicelib.domain.audit import AuditAction, AuditEntry
 from chalicelib.domain.tokens import usage_day
 from chalicelib.errors import StorageUnavailable, TokenNotFound
+from chalicelib.services.tokens import new_token
 from chalicelib.storage.tables import build_stores
 from tests.support.factories import issue_token, make_settings
 
@@ -135,3 +136,13 @@ def test_unreachable_engine_is_unavailable(aws_env: None) -> None:
     settings = make_settings(dynamodb_endpoint="http://127.0.0.1:9")  # discard port: nothing listens
     with pytest.raises(StorageUnavailable):
         build_stores(settings).rate_limits.ping()
+
+
+def test_revoking_a_token_gone_in_between_records_nothing(backend: deps.Dependencies) -> None:
+    clock = backend.clock
+    unstored = new_token(clock, scope="read", rate_per_minute=5, lifetime=timedelta(hours=1), label="gone")
+    entry = AuditEntry(clock.now(), "admin0000001", AuditAction.TOKEN_REVOKED, unstored.token.token_id)
+    with pytest.raises(TokenNotFound):
+        backend.stores.tokens.revoke_audited(unstored.token, clock.now(), entry)
+    assert backend.stores.audit.recent(clock.now(), 10) == []
+    assert backend.stores.tokens.get(unstored.token.token_id) is None
