@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 
 from chalice.app import Blueprint, CloudWatchEvent, Rate
 
+from chalicelib.errors import SyncAlreadyRunning
 from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
+    from chalicelib.services.admin import SyncLauncher
     from chalicelib.services.sync.report import SourceTally
 
 SYNC_RATE_HOURS = int(os.environ.get("SYNC_RATE_HOURS", "24"))
@@ -53,7 +55,7 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
 
     d = deps.get()
     if d.settings.sync_state_machine:
-        return _start_execution(d.settings.sync_state_machine, d.settings.aws_region, event.time)
+        return _start_execution(d.launcher(), event.time)
     if not d.settings.sync_manifest:
         log_event("sync_skipped", level=logging.ERROR, reason="SYNC_MANIFEST is not set")
         return {"status": "not-configured"}
@@ -73,20 +75,17 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
     return {"status": "ok" if report.ok else "failed", "countries": outcome}
 
 
-def _start_execution(state_machine: str, region: str, scheduled_at: str) -> dict[str, object]:
-    """The sharded sync as one Step Functions execution; its name (one per schedule tick, so a
-    retried event cannot start a second) names the run's work folder."""
-    import boto3
-
+def _start_execution(launcher: SyncLauncher, scheduled_at: str) -> dict[str, object]:
+    """The sharded sync as one Step Functions execution (the console's launcher); its name (one per
+    schedule tick, so a retried event cannot start a second) names the run's work folder."""
     name = "sync-" + "".join(ch for ch in scheduled_at if ch.isalnum())
-    client = boto3.client("stepfunctions", region_name=region)
     try:
-        started = client.start_execution(stateMachineArn=state_machine, name=name, input="{}")
-    except client.exceptions.ExecutionAlreadyExists:
+        execution = launcher.start(name)
+    except SyncAlreadyRunning:
         log_event("sync_skipped", reason="this schedule tick's execution exists already", execution=name)
         return {"status": "running", "execution": name}
-    log_event("sync_started", execution=started["executionArn"])
-    return {"status": "started", "execution": started["executionArn"]}
+    log_event("sync_started", execution=execution)
+    return {"status": "started", "execution": execution}
 
 
 @jobs.lambda_function(name="sync_step")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
+import boto3
 import pytest
 from chalice.test import Client
 
@@ -82,3 +84,26 @@ def test_scheduled_sync_without_a_manifest_says_so(dependencies: deps.Dependenci
         source="aws.events", detail_type="Scheduled Event", detail={}, resources=[]
     )
     assert client.lambda_.invoke("sync_pool", event).payload == {"status": "not-configured"}
+
+
+def test_scheduled_sync_starts_one_execution_per_tick_when_a_state_machine_is_set(
+    dependencies: deps.Dependencies, client: Client
+) -> None:
+    stepfunctions = boto3.client("stepfunctions", region_name="us-east-1")
+    definition = json.dumps({"StartAt": "Done", "States": {"Done": {"Type": "Succeed"}}})
+    role = "arn:aws:iam::123456789012:role/sync"
+    arn = stepfunctions.create_state_machine(name="ags-test-sync", definition=definition, roleArn=role)
+    settings = dependencies.settings.model_copy(update={"sync_state_machine": arn["stateMachineArn"]})
+    deps.use(deps.build(settings, dependencies.clock))
+    event = client.events.generate_cw_event(
+        source="aws.events", detail_type="Scheduled Event", detail={}, resources=[]
+    )
+    first = client.lambda_.invoke("sync_pool", event).payload
+    assert first["status"] == "started"
+    assert first["execution"].startswith(arn["stateMachineArn"].replace(":stateMachine:", ":execution:"))
+    # The same tick retried: Step Functions answers a running execution's name and input with that
+    # execution (idempotent), and a finished one's with ExecutionAlreadyExists ("running" here).
+    again = client.lambda_.invoke("sync_pool", event).payload
+    assert again["execution"] == first["execution"] or again["status"] == "running"
+    executions = stepfunctions.list_executions(stateMachineArn=arn["stateMachineArn"])["executions"]
+    assert len(executions) == 1
