@@ -18,6 +18,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
+from chalicelib.storage._wire import DynamoError, DynamoUnreachable, DynamoWire
 
 _PING_KEY = "PING#ready"  # no item ever has this key
 
@@ -79,6 +80,12 @@ def storage_errors(table: str) -> Iterator[None]:
         raise
     except BotoCoreError as exc:
         raise _unavailable(table, type(exc).__name__) from exc
+    except DynamoUnreachable as exc:
+        raise _unavailable(table, type(exc).__name__) from exc
+    except DynamoError as exc:
+        if exc.code in _UNAVAILABLE_CODES or exc.retryable:
+            raise _unavailable(table, exc.code) from exc
+        raise
 
 
 def _unavailable(table: str, reason: str) -> StorageUnavailable:
@@ -140,11 +147,13 @@ class TableSchema:
 
 
 class TableStore(Generic[Item]):
-    """What every table module's store shares: its bound model, table creation, the readiness ping."""
+    """What every table module's store shares: its bound model, table creation, the readiness ping,
+    and the lean client for the calls on a request's critical path (`_wire`)."""
 
     def __init__(self, model: type[Item], table: TableSettings) -> None:
         self.table_name = table.name
         self._model = bind(model, table)
+        self._wire = DynamoWire(table)
 
     def create_table(self) -> bool:
         with storage_errors(self.table_name):

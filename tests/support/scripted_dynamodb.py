@@ -1,0 +1,116 @@
+"""A DynamoDB HTTP endpoint that answers from a script: what a kept-alive connection, throttling,
+a damaged answer or a silent server look like on the wire. A fake of the outside world (DynamoDB's
+HTTP API), for the storage wire's tests; it records every request it receives."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int = 200
+    body: dict[str, object] = field(default_factory=dict)
+    delay: float = 0.0  # seconds before answering
+    close: bool = False  # close the connection after answering
+    crc32: int | None = None  # sent instead of the body's own checksum (a damaged answer)
+    wait_for: int = 0  # answer once this many requests have arrived; if 2 s pass first, refuse
+
+
+@dataclass(frozen=True)
+class Received:
+    headers: dict[str, str]
+    raw: bytes
+    connection: int  # which TCP connection it came on
+
+    @property
+    def body(self) -> dict[str, object]:
+        return json.loads(self.raw)  # type: ignore[no-any-return]
+
+
+@dataclass
+class Script:
+    replies: list[Reply] = field(default_factory=list)
+    received: list[Received] = field(default_factory=list)
+    lock: threading.Condition = field(default_factory=threading.Condition)
+
+    def next_reply(self, received: Received) -> Reply:
+        with self.lock:
+            self.received.append(received)
+            self.lock.notify_all()
+            reply = self.replies.pop(0) if self.replies else Reply()
+            if self.lock.wait_for(lambda: len(self.received) >= reply.wait_for, timeout=2):
+                return reply
+            return error("ValidationException")
+
+
+class ScriptedDynamoDB:
+    def __init__(self) -> None:
+        self.script = Script()
+        script = self.script
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # kept alive, as DynamoDB's are
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                received = Received(dict(self.headers.items()), raw, id(self.connection))
+                reply = script.next_reply(received)
+                time.sleep(reply.delay)
+                data = json.dumps(reply.body).encode()
+                try:
+                    self.send_response(reply.status)
+                    self.send_header("Content-Type", "application/x-amz-json-1.0")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.send_header(
+                        "x-amz-crc32", str(zlib.crc32(data) if reply.crc32 is None else reply.crc32)
+                    )
+                    if reply.close:
+                        self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting (a timeout test)
+                if reply.close:
+                    self.close_connection = True
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.endpoint = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
+
+    def answer(self, *replies: Reply) -> None:
+        self.script.replies.extend(replies)
+
+    @property
+    def received(self) -> list[Received]:
+        return self.script.received
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@contextmanager
+def scripted_dynamodb() -> Iterator[ScriptedDynamoDB]:
+    server = ScriptedDynamoDB()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def error(code: str, status: int = 400) -> Reply:
+    return Reply(status, {"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": "scripted"})
