@@ -4,10 +4,10 @@ Pipeline: authenticate → check scope → count against the rate limit → pars
 call the handler (one service call) → serialize its response model. Domain errors become responses
 here, because Chalice middleware never sees exceptions raised in views.
 
-For an operation that only reads, the rate counter's write runs in a thread beside parsing and the
-handler's reads rather than before them: the request waits for the slower of the two round trips,
-not their sum. A request over its limit still gets 429 (the handler's answer is dropped) and has
-changed nothing; operations that write count first."""
+For an operation that only reads, the rate counter's write is sent before parsing and settled
+after the handler: it is in flight while the handler's own reads are, so the request waits for the
+slower of the two round trips, not their sum. A request over its limit still gets 429 (the
+handler's answer is dropped) and has changed nothing; operations that write count first."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import json
 import logging
 import traceback
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -28,7 +27,7 @@ from chalicelib.api.errors import internal_error_response, rate_headers, service
 from chalicelib.domain.tokens import Quota, Scope, Token
 from chalicelib.errors import ErrorDetail, InvalidRequest, ServiceError
 from chalicelib.logs import log_event
-from chalicelib.services.auth import admit, authenticate, authorize
+from chalicelib.services.auth import Admitting, authenticate, authorize, begin_admission
 
 if TYPE_CHECKING:
     from chalicelib import deps
@@ -123,18 +122,16 @@ def _handle(
 
         dependencies = deps.get()
         token = None
-        admission: Future[Quota] | None = None
+        admission: Admitting | None = None
         if operation.scope is not None:
             gate = dependencies.admission()
             now = gate.clock.now()
             token = authenticate(request.headers.get("authorization"), gate.tokens, now)
             scope.token_id = token.token_id
             authorize(token, operation.scope)
-            count = functools.partial(admit, token, gate.counter, gate.uses, now)
-            if operation.reads_only:
-                admission = _admissions().submit(count)
-            else:
-                quota = count()
+            admission = begin_admission(token, gate.counter, gate.uses, now)
+            if not operation.reads_only:
+                quota, admission = admission.result(), None
         try:
             response = _respond(operation, handler, request, path_params, token, lambda: needs(dependencies))
         finally:
@@ -176,12 +173,6 @@ def _respond(
     )
     result = handler(call, needed())
     return Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
-
-
-@functools.cache
-def _admissions() -> ThreadPoolExecutor:
-    """Threads for rate counting beside the handler, made at first use and kept by the process."""
-    return ThreadPoolExecutor(max_workers=4, thread_name_prefix="admission")
 
 
 def _parse(model: type[M], data: Any, where: str) -> M:

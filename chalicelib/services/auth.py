@@ -19,10 +19,14 @@ class TokenReader(Protocol):
     def get(self, token_id: str) -> Token | None: ...
 
 
+class PendingQuota(Protocol):
+    def result(self) -> Quota | None: ...
+
+
 class RateCounter(Protocol):
-    def try_consume(
+    def start_consume(
         self, token_id: str, window_start: int, limit: int, used_at: int | None = None
-    ) -> Quota | None: ...
+    ) -> PendingQuota: ...
 
 
 class UseRecorder(Protocol):
@@ -93,15 +97,33 @@ def authorize(token: Token, required: Scope) -> None:
         raise Forbidden(f"this endpoint needs a token with scope '{required.value}'")
 
 
-def admit(token: Token, counter: RateCounter, uses: UseRecorder, now: datetime) -> Quota:
-    """Count the request against the token's per-minute limit; RateLimited when it is used up.
-    The first request of each window also records the token's last use (at most once a minute,
-    so the token table sees a write per token-minute, not per request)."""
+def begin_admission(token: Token, counter: RateCounter, uses: UseRecorder, now: datetime) -> Admitting:
+    """Count the request against the token's per-minute limit: the counter's write is sent now and
+    settled by `result()` (RateLimited when the limit is used up), so a read-only request's own
+    reads can go out meanwhile and the two round trips overlap."""
     start = window_start(now)
-    quota = counter.try_consume(token.token_id, start, token.rate_per_minute, int(now.timestamp()))
-    if quota is None:
-        full = Quota(limit=token.rate_per_minute, used=token.rate_per_minute, resets_at=start + 60)
-        raise RateLimited(f"rate limit of {token.rate_per_minute} requests per minute exceeded", full)
-    if quota.used == 1:
-        uses.record_use(token.token_id, now)
-    return quota
+    pending = counter.start_consume(token.token_id, start, token.rate_per_minute, int(now.timestamp()))
+    return Admitting(token, pending, uses, now)
+
+
+@dataclass(frozen=True)
+class Admitting:
+    """A request being counted against its token's limit."""
+
+    token: Token
+    pending: PendingQuota
+    uses: UseRecorder
+    now: datetime
+
+    def result(self) -> Quota:
+        """The quota after this request, or RateLimited. The first request of each window also
+        records the token's last use (at most once a minute, so the token table sees a write per
+        token-minute, not per request)."""
+        quota = self.pending.result()
+        limit = self.token.rate_per_minute
+        if quota is None:
+            full = Quota(limit=limit, used=limit, resets_at=window_start(self.now) + 60)
+            raise RateLimited(f"rate limit of {limit} requests per minute exceeded", full)
+        if quota.used == 1:
+            self.uses.record_use(self.token.token_id, self.now)
+        return quota

@@ -7,16 +7,17 @@ window costs a second one, which moves the item to the new window."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from pynamodb.attributes import NumberAttribute, TTLAttribute, UnicodeAttribute
-from pynamodb.exceptions import UpdateError
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
 from chalicelib.domain.tokens import WINDOW_SECONDS, Quota, TokenUsage, usage_day
-from chalicelib.storage._dynamo import TableStore, is_condition_failure, storage_errors
+from chalicelib.storage._dynamo import TableStore, storage_errors
+from chalicelib.storage._wire import Document, DynamoError, Later
 
 # Keep a day's item a while past its end ("yesterday" stays readable), then let TTL drop it.
 _KEEP_AFTER_DAY = timedelta(days=2)
@@ -51,44 +52,55 @@ class RateLimitStore(TableStore[_UsageItem]):
     def try_consume(
         self, token_id: str, window_start: int, limit: int, used_at: int | None = None
     ) -> Quota | None:
-        """Count one request in the window; None when the window already holds `limit` requests.
+        """Count one request in the window; None when the window already holds `limit` requests."""
+        return self.start_consume(token_id, window_start, limit, used_at).result()
+
+    def start_consume(
+        self, token_id: str, window_start: int, limit: int, used_at: int | None = None
+    ) -> Later[Quota | None]:
+        """`try_consume` with its first update sent now and its outcome read by `result()`, so the
+        caller can do other work (another table's read) while the write is in flight.
 
         Three conditional updates at most, each atomic: count into the current window (the usual
         case); else open the window if the item still holds an older one; else, since another
         request opened it meanwhile, count into it after all. A request whose window another
         Lambda has already left behind (clock skew) counts into the newer window, never past it."""
         at = window_start if used_at is None else used_at
-        item = self._model(_pk(token_id, usage_day(window_start)))
-        with storage_errors(self.table_name):
-            counted = (
-                self._count(item, window_start, limit, at)
-                or self._open(item, window_start, at)
-                or self._count(item, window_start, limit, at)
-            )
-        if not counted:
-            return None
-        return Quota(limit=limit, used=int(item.hits), resets_at=int(item.window) + WINDOW_SECONDS)
+        key = {"pk": {"S": _pk(token_id, usage_day(window_start))}}
+        counting = self._wire.start("UpdateItem", self._count(key, window_start, limit, at))
 
-    def _count(self, item: _UsageItem, window_start: int, limit: int, at: int) -> bool:
-        m = self._model
-        return _applied(
-            item,
-            actions=[m.hits.add(1), m.requests.add(1), m.last_used.set(at)],
-            condition=(m.window >= window_start) & (m.hits < limit),
+        def settle() -> Quota | None:
+            with storage_errors(self.table_name):
+                item = (
+                    _applied(counting)
+                    or _applied(self._wire.start("UpdateItem", self._open(key, window_start, at)))
+                    or _applied(self._wire.start("UpdateItem", self._count(key, window_start, limit, at)))
+                )
+            if item is None:
+                return None
+            return Quota(
+                limit=limit, used=int(item["hits"]["N"]), resets_at=int(item["window"]["N"]) + WINDOW_SECONDS
+            )
+
+        return Later(settle)
+
+    def _count(self, key: Document, window_start: int, limit: int, at: int) -> Document:
+        return _update(
+            self.table_name,
+            key,
+            "ADD #hits :one, #requests :one SET #last_used = :at",
+            "#window >= :window AND #hits < :limit",
+            {":one": 1, ":at": at, ":window": window_start, ":limit": limit},
         )
 
-    def _open(self, item: _UsageItem, window_start: int, at: int) -> bool:
-        m = self._model
-        return _applied(
-            item,
-            actions=[
-                m.window.set(window_start),
-                m.hits.set(1),
-                m.requests.add(1),
-                m.last_used.set(at),
-                m.expires.set(_expiry(usage_day(window_start))),
-            ],
-            condition=m.window.does_not_exist() | (m.window < window_start),
+    def _open(self, key: Document, window_start: int, at: int) -> Document:
+        expires = int(_expiry(usage_day(window_start)).timestamp())
+        return _update(
+            self.table_name,
+            key,
+            "SET #window = :window, #hits = :one, #last_used = :at, #expires = :expires ADD #requests :one",
+            "attribute_not_exists(#window) OR #window < :window",
+            {":one": 1, ":at": at, ":window": window_start, ":expires": expires},
         )
 
     def usage(self, token_ids: Iterable[str], day: str) -> dict[str, TokenUsage]:
@@ -105,12 +117,25 @@ class RateLimitStore(TableStore[_UsageItem]):
         }
 
 
-def _applied(item: _UsageItem, **update: object) -> bool:
-    """Run a conditional update; False when its condition did not hold."""
+def _update(table: str, key: Document, update: str, condition: str, numbers: dict[str, int]) -> Document:
+    """An UpdateItem naming every attribute by placeholder (`window` is a DynamoDB reserved word)."""
+    names = {name for name in re.findall(r"#(\w+)", update + " " + condition)}
+    return {
+        "TableName": table,
+        "Key": key,
+        "UpdateExpression": update,
+        "ConditionExpression": condition,
+        "ExpressionAttributeNames": {f"#{name}": name for name in sorted(names)},
+        "ExpressionAttributeValues": {k: {"N": str(v)} for k, v in numbers.items()},
+        "ReturnValues": "ALL_NEW",
+    }
+
+
+def _applied(update: Later[Document]) -> Document | None:
+    """The item after a conditional update; None when its condition did not hold."""
     try:
-        item.update(**update)  # type: ignore[arg-type]
-    except UpdateError as exc:
-        if is_condition_failure(exc):
-            return False
+        return update.result()["Attributes"]  # type: ignore[no-any-return]
+    except DynamoError as exc:
+        if exc.code == "ConditionalCheckFailedException":
+            return None
         raise
-    return True
