@@ -2,8 +2,10 @@
 
 Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
 Chalice app in-process: p50/p99 of generate, batch(50) and get-by-id, each beside the p50 of one bare
-GetItem or one BatchGetItem of 50 on the same engine, as ratios; and the DynamoDB requests each API
-request makes (warm caches), counted with a botocore event hook.
+GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the DynamoDB requests
+each API request makes (warm caches), counted with a botocore event hook. All are timed taking
+turns, so the engine's drift during the run weighs on each alike. The storage wire's own GetItem is
+printed too: how much of the difference is the client rather than the request path.
 
     .venv/bin/python -m bench.generate [CC ...]
 """
@@ -27,10 +29,12 @@ from bench.harness import (
     bench_auth,
     bench_dependencies,
     local_engine,
-    measure,
+    measure_interleaved,
     sync_samples,
 )
 from chalicelib import deps
+from chalicelib.config import Settings
+from chalicelib.storage._wire import DynamoWire
 
 RUNS = 200
 
@@ -54,37 +58,32 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             "batch(50)": lambda: client.http.post("/api/v1/generate/batch", headers=auth, body=batch),
             "get by id": lambda: client.http.get(f"/api/v1/addresses/{address_id}", headers=auth),
         }
-        timings = {name: measure(name, action, runs) for name, action in api.items()}
         requests = {}
         for name, action in api.items():
             counter.reset()
             action()
             requests[name] = counter.counts()
-        bare = _bare(
-            bare_client(engine.endpoint),
-            wired.settings.pool_table,
-            country.snapshot_id,
-            country.layout.buckets,
-            runs,
-        )
+        bare = _bare(engine.endpoint, wired.settings, country.snapshot_id, country.layout.buckets)
+        timings = measure_interleaved({**api, **bare}, runs)
     deps.use(None)
-    return _report(country.country, country.count, timings, bare, requests, runs)
+    return _report(country.country, country.count, timings, requests, runs)
 
 
-def _bare(client: Any, table: str, snapshot_id: str, buckets: int, runs: int) -> dict[str, Timing]:
+def _bare(
+    endpoint: str, settings: Settings, snapshot_id: str, buckets: int
+) -> dict[str, Callable[[], object]]:
     def key(ordinal: int) -> dict[str, Any]:
         return {"pk": {"S": f"O#{snapshot_id}#{ordinal % buckets}"}, "sk": {"S": f"{ordinal:012d}"}}
 
+    client, table = bare_client(endpoint), settings.pool_table
+    wire = DynamoWire(settings.table(table))
     ordinals = itertools.count()
     return {
-        "GetItem": measure(
-            "GetItem", lambda: client.get_item(TableName=table, Key=key(next(ordinals) % 50)), runs
+        "GetItem": lambda: client.get_item(TableName=table, Key=key(next(ordinals) % 50)),
+        "BatchGetItem(50)": lambda: client.batch_get_item(
+            RequestItems={table: {"Keys": [key(i) for i in range(50)]}}
         ),
-        "BatchGetItem(50)": measure(
-            "BatchGetItem(50)",
-            lambda: client.batch_get_item(RequestItems={table: {"Keys": [key(i) for i in range(50)]}}),
-            runs,
-        ),
+        "wire GetItem": lambda: wire.call("GetItem", {"TableName": table, "Key": key(next(ordinals) % 50)}),
     }
 
 
@@ -93,26 +92,28 @@ def _body(response: Any) -> Any:
 
 
 def _report(
-    country: str,
-    size: int,
-    timings: dict[str, Timing],
-    bare: dict[str, Timing],
-    requests: dict[str, dict[str, int]],
-    runs: int,
+    country: str, size: int, timings: dict[str, Timing], requests: dict[str, dict[str, int]], runs: int
 ) -> list[str]:
     floor = {"generate": "GetItem", "batch(50)": "BatchGetItem(50)", "get by id": "GetItem"}
+    wire = timings["wire GetItem"]
     lines = [
-        f"generation, {runs} runs each, {country} pool of {size} addresses, DynamoDB Local in memory, "
-        f"{platform.machine()} CPython {platform.python_version()}",
+        f"generation, {runs} runs each taking turns, {country} pool of {size} addresses, DynamoDB Local "
+        f"in memory, {platform.machine()} CPython {platform.python_version()}; bare calls with boto3",
         f"{'request':12} {'p50 ms':>8} {'p99 ms':>8} {'bare call':>17} {'bare p50':>9} {'ratio':>6}"
         "  DynamoDB requests",
     ]
     for name, t in timings.items():
-        b = bare[floor[name]]
+        if name not in floor:
+            continue
+        b = timings[floor[name]]
         ratio = t.p50 / b.p50
         lines.append(
             f"{name:12} {t.p50:8.2f} {t.p99:8.2f} {b.name:>17} {b.p50:9.2f} {ratio:6.2f}  {requests[name]}"
         )
+    lines.append(
+        f"the storage wire's own GetItem: p50 {wire.p50:.2f} ms, "
+        f"{wire.p50 / timings['GetItem'].p50:.2f}x boto3's"
+    )
     return lines
 
 

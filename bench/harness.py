@@ -27,7 +27,8 @@ from infra.local.env import SHARED_MANIFEST
 
 @dataclass
 class RequestCounter:
-    """Counts DynamoDB API calls made by any botocore client created after `install()`."""
+    """Counts DynamoDB API calls sent by any botocore session created inside the block: PynamoDB's
+    and the storage wire's alike, since both emit botocore's `before-send` event."""
 
     calls: Counter[str] = field(default_factory=Counter)
 
@@ -47,10 +48,11 @@ class RequestCounter:
 
     @property
     def _handler(self) -> tuple[str, Callable[..., None]]:
-        return ("before-call.dynamodb", self._count)
+        return ("before-send.dynamodb", self._count)
 
-    def _count(self, model: Any, **_: Any) -> None:
-        self.calls[model.name] += 1
+    def _count(self, request: Any, **_: Any) -> None:
+        target = request.headers["X-Amz-Target"]  # bytes from botocore's serializer, str from the wire
+        self.calls[(target.decode() if isinstance(target, bytes) else target).rpartition(".")[2]] += 1
 
     def total(self) -> int:
         return sum(self.calls.values())
@@ -72,6 +74,26 @@ class Timing:
     def p99(self) -> float:
         ordered = sorted(self.samples_ms)
         return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def measure_interleaved(
+    actions: dict[str, Callable[[], object]], runs: int, block: int = 25, warmup: int = 50
+) -> dict[str, Timing]:
+    """Each action timed `runs` times, in blocks of `block` consecutive calls taking turns: whatever
+    drifts during the run (the engine's JIT warming up, its garbage collector, a neighbour's load)
+    weighs on all of them alike, while each block still times an action in its steady state (calls
+    alternating one by one would time every call cold)."""
+    for action in actions.values():
+        for _ in range(warmup):
+            action()
+    samples: dict[str, list[float]] = {name: [] for name in actions}
+    for _ in range(0, runs, block):
+        for name, action in actions.items():
+            for _ in range(block):
+                started = time.perf_counter()
+                action()
+                samples[name].append((time.perf_counter() - started) * 1000)
+    return {name: Timing(name, timed) for name, timed in samples.items()}
 
 
 def measure(name: str, action: Callable[[], object], runs: int, warmup: int = 10) -> Timing:
