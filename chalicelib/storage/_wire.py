@@ -272,6 +272,8 @@ class DynamoWire:
         if self._tls_context is None:
             from botocore.httpsession import get_cert_path
 
-            # The CA bundle botocore itself verifies DynamoDB against.
-            self._tls_context = ssl.create_default_context(cafile=get_cert_path(True))
+            # The CA bundle botocore itself would verify DynamoDB against: the session's
+            # ca_bundle (AWS_CA_BUNDLE or the config file), else botocore's own.
+            bundle = self._botocore().get_config_variable("ca_bundle") or get_cert_path(True)
+            self._tls_context = ssl.create_default_context(cafile=bundle)
         return self._tls_context

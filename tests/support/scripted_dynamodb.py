@@ -5,13 +5,16 @@ HTTP API), for the storage wire's tests; it records every request it receives.""
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class Script:
 
 
 class ScriptedDynamoDB:
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.script = Script()
         script = self.script
 
@@ -86,7 +89,10 @@ class ScriptedDynamoDB:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self.endpoint = f"http://127.0.0.1:{self._server.server_address[1]}"
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
+        scheme = "https" if tls else "http"
+        self.endpoint = f"{scheme}://localhost:{self._server.server_address[1]}"
         threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         ).start()
@@ -104,8 +110,8 @@ class ScriptedDynamoDB:
 
 
 @contextmanager
-def scripted_dynamodb() -> Iterator[ScriptedDynamoDB]:
-    server = ScriptedDynamoDB()
+def scripted_dynamodb(tls: ssl.SSLContext | None = None) -> Iterator[ScriptedDynamoDB]:
+    server = ScriptedDynamoDB(tls)
     try:
         yield server
     finally:
@@ -114,3 +120,38 @@ def scripted_dynamodb() -> Iterator[ScriptedDynamoDB]:
 
 def error(code: str, status: int = 400) -> Reply:
     return Reply(status, {"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": "scripted"})
+
+
+def self_signed(directory: Path) -> tuple[ssl.SSLContext, Path]:
+    """A TLS context for localhost with a certificate no public CA vouches for, and that
+    certificate's file (a CA bundle that trusts it)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = directory / "cert.pem", directory / "key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+    )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_file, key_file)
+    return context, cert_file

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,14 @@ from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.storage._dynamo import storage_errors
 from chalicelib.storage._wire import DynamoError, DynamoUnreachable, DynamoWire
-from tests.support.scripted_dynamodb import Received, Reply, ScriptedDynamoDB, error, scripted_dynamodb
+from tests.support.scripted_dynamodb import (
+    Received,
+    Reply,
+    ScriptedDynamoDB,
+    error,
+    scripted_dynamodb,
+    self_signed,
+)
 
 GET = {"TableName": "pool", "Key": {"pk": {"S": "a"}}}
 
@@ -150,3 +158,18 @@ def test_two_calls_are_in_flight_at_once_on_one_thread(server: ScriptedDynamoDB)
 
     assert (second.result(), first.result()) == ({"n": 2}, {"n": 1})
     assert server.received[0].connection != server.received[1].connection
+
+
+def test_tls_is_verified_against_the_trusted_bundle(aws_env: None, tmp_path: Path) -> None:
+    context, certificate = self_signed(tmp_path)
+    with scripted_dynamodb(tls=context) as server:
+        table = TableSettings(name="pool", region="eu-west-1", endpoint=server.endpoint, max_retry_attempts=0)
+
+        with pytest.raises(DynamoUnreachable):  # no CA botocore trusts vouches for it
+            DynamoWire(table).call("GetItem", GET)
+        assert server.received == []
+
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("AWS_CA_BUNDLE", str(certificate))  # as botocore does, the operator's bundle
+            assert DynamoWire(table).call("GetItem", GET) == {}
+        assert len(server.received) == 1
