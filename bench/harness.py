@@ -87,9 +87,9 @@ def measure_interleaved(
         for _ in range(warmup):
             action()
     samples: dict[str, list[float]] = {name: [] for name in actions}
-    for _ in range(0, runs, block):
+    for done in range(0, runs, block):
         for name, action in actions.items():
-            for _ in range(block):
+            for _ in range(min(block, runs - done)):
                 started = time.perf_counter()
                 action()
                 samples[name].append((time.perf_counter() - started) * 1000)

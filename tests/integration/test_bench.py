@@ -42,10 +42,12 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
     if not java_available():
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
     lines = generate_bench(["NL"], runs=5)
-    rows = {line.split()[0]: line for line in lines[2:]}
+    rows = {line.split()[0]: line for line in lines[2:-1]}
     assert set(rows) == {"generate", "batch(50)", "get"}
     assert rows["get"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # the address and the rate counter
-    assert rows["generate"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")
+    assert rows["generate"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # one address: one GetItem
+    assert rows["batch(50)"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")
+    assert lines[-1].startswith("the storage wire's own GetItem")
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
