@@ -33,14 +33,14 @@ class RequestCounter:
     calls: Counter[str] = field(default_factory=Counter)
 
     def __enter__(self) -> RequestCounter:
-        # Every botocore session (PynamoDB makes one per thread) copies BUILTIN_HANDLERS when created,
-        # so clients created inside this block are counted.
+        # Every botocore session (PynamoDB makes one per thread, the storage wire one per table)
+        # copies BUILTIN_HANDLERS when created, so calls of sessions created inside this block count.
         handlers.BUILTIN_HANDLERS.append(self._handler)
         return self
 
     def counts(self) -> dict[str, int]:
-        """Calls per operation, by name: the rate counter's call runs in a thread beside the
-        handler's, so the order calls happen in is not stable."""
+        """Calls per operation, by name: the rate counter's call is in flight beside the handler's,
+        so the order calls happen in says nothing."""
         return dict(sorted(self.calls.items()))
 
     def __exit__(self, *exc: object) -> None:

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
+from botocore.exceptions import BotoCoreError, NoCredentialsError
+
 from chalicelib.config import TableSettings
 
 if TYPE_CHECKING:
@@ -171,7 +173,11 @@ class DynamoWire:
         return attempt + 1
 
     def _send(self, operation: str, body: bytes) -> _Sent:
-        request = self._signed(operation, body)
+        """Never raises for the outside world's sake: a failure is handed to `result()`."""
+        try:
+            request = self._signed(operation, body)
+        except BotoCoreError as exc:  # credentials that cannot be found or refreshed
+            return DynamoUnreachable(f"cannot sign: {type(exc).__name__}")
         hooked = self._botocore().emit_first_non_none_response(
             f"before-send.dynamodb.{operation}", request=request
         )
@@ -237,7 +243,7 @@ class DynamoWire:
         if self._credentials is None:
             self._credentials = self._botocore().get_credentials()
             if self._credentials is None:
-                raise DynamoUnreachable("no AWS credentials found")
+                raise NoCredentialsError()
         return self._credentials.get_frozen_credentials()  # refreshed here when they expire
 
     def _botocore(self) -> Session:

@@ -173,3 +173,17 @@ def test_tls_is_verified_against_the_trusted_bundle(aws_env: None, tmp_path: Pat
             env.setenv("AWS_CA_BUNDLE", str(certificate))  # as botocore does, the operator's bundle
             assert DynamoWire(table).call("GetItem", GET) == {}
         assert len(server.received) == 1
+
+
+def test_missing_credentials_are_unavailable_not_a_crash(server: ScriptedDynamoDB) -> None:
+    with pytest.MonkeyPatch.context() as env:
+        for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+            env.delenv(name)
+        env.setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent")
+        env.setenv("AWS_CONFIG_FILE", "/nonexistent")
+        env.setenv("AWS_EC2_METADATA_DISABLED", "true")
+        pending = wire_to(server, max_retry_attempts=0).start("GetItem", GET)  # sends nothing, raises nothing
+
+        with pytest.raises(StorageUnavailable), storage_errors("pool"):
+            pending.result()
+    assert server.received == []
