@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 _TARGET_PREFIX = "DynamoDB_20120810."
 _CONTENT_TYPE = "application/x-amz-json-1.0"
 _BACKOFF_BASE_SECONDS = 0.05
-_MAX_IDLE = 16  # kept-alive connections kept per table; more only under more concurrency
+_MAX_IDLE = 64  # kept-alive connections per table: a Lambda needs one; `chalice local` one per thread
 _THROTTLING_CODES = frozenset(
     {
         "ProvisionedThroughputExceededException",
