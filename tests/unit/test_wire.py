@@ -45,12 +45,17 @@ def wire_to(server: ScriptedDynamoDB, sleeps: Sleeps | None = None, **settings: 
     return DynamoWire(table, sleep=sleeps if sleeps is not None else Sleeps())
 
 
-def test_sends_the_operation_signed_as_botocore_signs_it(server: ScriptedDynamoDB) -> None:
+def test_sends_the_operation_signed_as_botocore_signs_it(
+    server: ScriptedDynamoDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AWS_SESSION_TOKEN", "session")  # a Lambda's credentials are temporary
     server.answer(Reply(body={"Item": {"pk": {"S": "a"}}}))
 
     assert wire_to(server).call("GetItem", GET) == {"Item": {"pk": {"S": "a"}}}
 
     [received] = server.received
+    assert received.headers["X-Amz-Security-Token"] == "session"
+    assert "x-amz-security-token" in received.headers["Authorization"]
     assert received.headers["X-Amz-Target"] == "DynamoDB_20120810.GetItem"
     assert received.headers["Content-Type"] == "application/x-amz-json-1.0"
     assert received.body == GET
@@ -67,7 +72,7 @@ def _signature(received: Received) -> str:
     headers = {k: v for k, v in received.headers.items() if k.lower() in names}
     request = AWSRequest("POST", f"http://{received.headers['Host']}/", data=received.raw, headers=headers)
     request.context["timestamp"] = received.headers["X-Amz-Date"]
-    signer = SigV4Auth(Credentials("testing", "testing"), "dynamodb", "eu-west-1")
+    signer = SigV4Auth(Credentials("testing", "testing", "session"), "dynamodb", "eu-west-1")
     return str(signer.signature(signer.string_to_sign(request, signer.canonical_request(request)), request))
 
 
