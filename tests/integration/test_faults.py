@@ -27,6 +27,8 @@ pytestmark = [
 ]
 
 GENERATE = "/api/v1/generate?country=AD"
+BATCH = "/api/v1/generate/batch"
+BATCH_BODY = json.dumps({"count": 3, "filters": {"country": "AD"}})
 
 
 @pytest.fixture
@@ -59,28 +61,44 @@ def _get(client: Client, path: str, auth: dict[str, str]) -> tuple[int, dict[str
     return response.status_code, response.headers, json.loads(response.body)
 
 
+def _ask(client: Client, request: str, auth: dict[str, str]) -> tuple[int, dict[str, Any], Any]:
+    if request == "generate":
+        return _get(client, GENERATE, auth)
+    response = client.http.post(BATCH, headers={**auth, "Content-Type": "application/json"}, body=BATCH_BODY)
+    return response.status_code, response.headers, json.loads(response.body)
+
+
 @pytest.mark.parametrize(
-    ("operation", "kind"),
+    ("request_kind", "operation", "kind", "after"),
     [
-        ("UpdateItem", "throttle"),  # the rate counter
-        ("BatchGetItem", "throttle"),  # the pool read
-        ("BatchGetItem", "slow"),  # past the read timeout, on every retry
-        ("BatchGetItem", "missing"),  # the table is gone
-        ("GetItem", "throttle"),  # the token read (no token cache in tests)
+        ("generate", "UpdateItem", "throttle", 0),  # the rate counter
+        ("generate", "GetItem", "throttle", 1),  # the pool read (the token read comes first)
+        ("generate", "GetItem", "slow", 1),  # the pool read, past the read timeout on every retry
+        ("generate", "GetItem", "missing", 1),  # the pool table is gone
+        ("generate", "GetItem", "throttle", 0),  # the token read (no token cache in tests)
+        ("batch", "BatchGetItem", "throttle", 0),  # a batch's pool read
     ],
 )
 def test_a_failing_call_is_503_with_retry_after_and_the_next_request_is_served(
-    client: Client, wired: deps.Dependencies, faulty: FaultyDynamoDB, operation: str, kind: str
+    client: Client,
+    wired: deps.Dependencies,
+    faulty: FaultyDynamoDB,
+    request_kind: str,
+    operation: str,
+    kind: str,
+    after: int,
 ) -> None:
     auth = bearer(issue_token(wired.stores.tokens, wired.clock, rate_per_minute=1000))
-    assert _get(client, GENERATE, auth)[0] == 200
-    faulty.fail(operation, kind, delay=1.0)
-    status, headers, body = _get(client, GENERATE, auth)
+    assert _ask(client, request_kind, auth)[0] == 200
+    before = faulty.plan.seen[operation]
+    faulty.fail(operation, kind, delay=1.0, after=after)
+    status, headers, body = _ask(client, request_kind, auth)
     assert (status, body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE")
     assert headers["Retry-After"] == "5"
     assert "Traceback" not in json.dumps(body)
+    assert faulty.plan.seen[operation] - before > after  # the call meant was reached
     faulty.heal()
-    assert _get(client, GENERATE, auth)[0] == 200
+    assert _ask(client, request_kind, auth)[0] == 200
 
 
 def test_a_token_whose_audit_entry_cannot_be_written_is_not_created(
