@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from infra.local.env import PROJECT_DIR
+from infra.local.launch import StackStartError, create_token, drain, launch, printed_after, read_until
 
 LIMITED_RATE = 300  # per minute: far below what 32 clients send, so the limit is what admits
 COUNTRY = "US"
@@ -120,38 +120,18 @@ def run_client(port: int, work: Workload, results: Results, until: float, seed: 
         results.reconnects += client.reconnects
 
 
-def start_stack(port: int, ddb_port: int) -> tuple[subprocess.Popen[str], str]:
-    env = {**os.environ, "PORT": str(port), "DDB_PORT": str(ddb_port)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "infra.local", "run"],
-        cwd=PROJECT_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    assert process.stdout is not None
-    lines: list[str] = []
-    for line in process.stdout:
-        lines.append(line.rstrip())
-        if line.startswith("Serving http"):
-            break
-    else:
-        raise SystemExit("the stack stopped before serving:\n" + "\n".join(lines))
-    threading.Thread(target=lambda: [None for _ in process.stdout or ()], daemon=True).start()  # drain
-    return process, lines[lines.index(next(x for x in lines if x.startswith("Dev token"))) + 1]
+def start_stack(port: int, ddb_port: int) -> tuple[subprocess.Popen[str], dict[str, str], str]:
+    """The stack `make run` starts, serving: its process, its environment and its dev token."""
+    process, env = launch({"PORT": str(port), "DDB_PORT": str(ddb_port)})
+    try:
+        lines = read_until(process, "Serving http")
+    except StackStartError as error:
+        raise SystemExit(str(error)) from error
+    drain(process)
+    return process, env, printed_after(lines, "Dev token")
 
 
-def make_token(ddb_port: int, rate: int, label: str) -> str:
-    argv = [sys.executable, "-m", "infra.local", "cli", "tokens", "create"]
-    argv += ["--scope", "generate", "--rate", str(rate), "--expires", "1h", "--label", label]
-    env = {**os.environ, "DDB_PORT": str(ddb_port)}
-    done = subprocess.run(argv, env=env, cwd=PROJECT_DIR, capture_output=True, text=True, check=True)
-    return done.stdout.strip().splitlines()[-1]
-
-
-def prepare(port: int, ddb_port: int, dev_token: str) -> Workload:
+def prepare(port: int, env: dict[str, str], dev_token: str) -> Workload:
     client = Client(port)
     deadline = time.monotonic() + 900
     while True:  # a fresh .dev syncs first: wait for the country to be published
@@ -166,8 +146,8 @@ def prepare(port: int, ddb_port: int, dev_token: str) -> Workload:
     city = body["data"]["results"][0]["address"]["components"].get("city") or ""
     search = f"/api/v1/locations/search?country={COUNTRY}&field=city&q={city[:3]}&limit=20"
     return Workload(
-        token=make_token(ddb_port, 100_000, "load test"),
-        limited_token=make_token(ddb_port, LIMITED_RATE, "load test (limited)"),
+        token=create_token(env, "generate", 100_000, "load test"),
+        limited_token=create_token(env, "generate", LIMITED_RATE, "load test (limited)"),
         address_ids=ids,
         search=search.replace(" ", "%20"),
     )
@@ -213,9 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--ddb-port", type=int, default=int(os.environ.get("DDB_PORT", "8001")))
     args = parser.parse_args(argv)
-    process, dev_token = start_stack(args.port, args.ddb_port)
+    process, env, dev_token = start_stack(args.port, args.ddb_port)
     try:
-        work = prepare(args.port, args.ddb_port, dev_token)
+        work = prepare(args.port, env, dev_token)
         results = Results()
         until = time.monotonic() + args.seconds
         threads = [

@@ -9,8 +9,9 @@ import pytest
 
 from chalicelib import deps
 from infra.local.dynamodb_local import free_port, java_available
+from infra.local.launch import drain, read_until
 from tests.support.factories import SOURCES
-from tests.support.local_stack import SYNC_TIMEOUT, Stack, drain, read_until, start_stack, stop_stack
+from tests.support.local_stack import SYNC_TIMEOUT, Stack, start_stack, stop_stack
 
 
 @pytest.fixture(autouse=True)

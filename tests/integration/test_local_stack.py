@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from infra.local.dynamodb_local import free_port, java_available, port_is_free
+from infra.local.launch import read_until
 from infra.local.stack import RAM_ROOT
 from tests.support.factories import SOURCES
 from tests.support.local_stack import (
@@ -17,7 +18,6 @@ from tests.support.local_stack import (
     SYNC_TIMEOUT,
     SYNCED,
     Stack,
-    read_until,
     start_stack,
     stop_stack,
 )
