@@ -119,7 +119,7 @@ class RateLimitStore(TableStore[_UsageItem]):
 
 def _update(table: str, key: Document, update: str, condition: str, numbers: dict[str, int]) -> Document:
     """An UpdateItem naming every attribute by placeholder (`window` is a DynamoDB reserved word)."""
-    names = {name for name in re.findall(r"#(\w+)", update + " " + condition)}
+    names = set(re.findall(r"#(\w+)", f"{update} {condition}"))
     return {
         "TableName": table,
         "Key": key,
