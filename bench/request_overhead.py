@@ -2,8 +2,9 @@
 
 An authenticated request's physical floor is one write (the rate counter; the token record is
 cached per Lambda). This prints, from one run against DynamoDB Local, p50/p99 of requests through
-the Chalice app in-process beside a bare UpdateItem and GetItem on the same engine, as ratios, and
-the DynamoDB requests each API request makes.
+the Chalice app in-process beside a bare boto3 UpdateItem and GetItem on the same engine, as ratios
+(all timed in blocks taking turns, so the engine's drift weighs on each alike), and the DynamoDB
+requests each API request makes.
 
     .venv/bin/python -m bench.request_overhead [runs]
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import platform
 import sys
+from collections.abc import Callable
 
 from chalice.test import Client
 
@@ -23,7 +25,7 @@ from bench.harness import (
     bench_auth,
     bench_dependencies,
     local_engine,
-    measure,
+    measure_interleaved,
 )
 from chalicelib import deps
 
@@ -43,22 +45,19 @@ def main(runs: int = DEFAULT_RUNS) -> list[str]:
         def authenticated() -> object:
             return client.http.get("/api/v1/countries", headers=auth)
 
-        timings = [
-            measure("bare GetItem", lambda: bare.get_item(TableName=settings.tokens_table, Key=key), runs),
-            measure(
-                "bare UpdateItem ADD",
-                lambda: bare.update_item(
-                    TableName=settings.rate_limits_table,
-                    Key=key,
-                    UpdateExpression="ADD hits :one",
-                    ExpressionAttributeValues={":one": {"N": "1"}},
-                ),
-                runs,
+        actions: dict[str, Callable[[], object]] = {
+            "bare GetItem": lambda: bare.get_item(TableName=settings.tokens_table, Key=key),
+            "bare UpdateItem ADD": lambda: bare.update_item(
+                TableName=settings.rate_limits_table,
+                Key=key,
+                UpdateExpression="ADD hits :one",
+                ExpressionAttributeValues={":one": {"N": "1"}},
             ),
-            measure("GET /health (no DynamoDB)", lambda: client.http.get("/api/v1/health"), runs),
-            measure("GET /ready (2 GetItem)", lambda: client.http.get("/api/v1/ready"), runs),
-            measure("authenticated GET (read scope)", authenticated, runs),
-        ]
+            "GET /health (no DynamoDB)": lambda: client.http.get("/api/v1/health"),
+            "GET /ready (a GetItem per table)": lambda: client.http.get("/api/v1/ready"),
+            "authenticated GET (read scope)": authenticated,
+        }
+        timings = list(measure_interleaved(actions, runs).values())
         counter.reset()
         authenticated()
         per_request = counter.total()
