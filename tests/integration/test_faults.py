@@ -14,10 +14,8 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import deps
-from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, bearer, fresh_tables, issue_token, make_settings
-from tests.support.fakes import FakeClock
+from tests.support.factories import SOURCES, bearer, issue_token, wired_on
 from tests.support.faulty_dynamodb import FaultyDynamoDB
 from tests.support.sync import sync, write_manifest
 
@@ -40,11 +38,7 @@ def faulty(dynamodb_local: DynamoDBLocal) -> Iterator[FaultyDynamoDB]:
 
 @pytest.fixture
 def wired(aws_env: None, faulty: FaultyDynamoDB, tmp_path: Path) -> deps.Dependencies:
-    settings = make_settings(
-        **fresh_tables("fault"), dynamodb_endpoint=faulty.endpoint, dynamodb_read_timeout_seconds=0.3
-    )
-    built = deps.build(settings, FakeClock())
-    create_missing_tables(built.stores)
+    built = wired_on(faulty.endpoint, "fault", dynamodb_read_timeout_seconds=0.3)
     sync(built, write_manifest(tmp_path, ["osm-andorra_2021-ad"]))
     deps.use(built)
     return built
