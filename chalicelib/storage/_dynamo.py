@@ -18,7 +18,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
-from chalicelib.storage._wire import DynamoError, DynamoUnreachable, DynamoWire
+from chalicelib.storage._wire import DynamoError, DynamoUnreachable
 
 _PING_KEY = "PING#ready"  # no item ever has this key
 
@@ -147,13 +147,11 @@ class TableSchema:
 
 
 class TableStore(Generic[Item]):
-    """What every table module's store shares: its bound model, table creation, the readiness ping,
-    and the lean client for the calls on a request's critical path (`_wire`)."""
+    """What every table module's store shares: its bound model, table creation, the readiness ping."""
 
     def __init__(self, model: type[Item], table: TableSettings) -> None:
         self.table_name = table.name
         self._model = bind(model, table)
-        self._wire = DynamoWire(table)
 
     def create_table(self) -> bool:
         with storage_errors(self.table_name):

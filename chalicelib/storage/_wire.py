@@ -27,13 +27,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
+import botocore.session
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
 from botocore.exceptions import BotoCoreError, NoCredentialsError
+from botocore.httpsession import get_cert_path
 
 from chalicelib.config import TableSettings
 
 if TYPE_CHECKING:
     from botocore.credentials import Credentials
-    from botocore.session import Session
 
 _TARGET_PREFIX = "DynamoDB_20120810."
 _CONTENT_TYPE = "application/x-amz-json-1.0"
@@ -69,6 +72,8 @@ class DynamoError(Exception):
 class DynamoUnreachable(Exception):
     """No usable answer: the connection failed or was lost, the read timed out, or the answer
     arrived damaged."""
+
+    retryable = True
 
 
 class _Answer:
@@ -137,7 +142,7 @@ class DynamoWire:
         self._sleep = sleep
         self._idle: list[http.client.HTTPConnection] = []
         self._lock = threading.Lock()
-        self._session: Session | None = None
+        self._session: botocore.session.Session | None = None
         self._credentials: Credentials | None = None
         self._tls_context: ssl.SSLContext | None = None
 
@@ -156,12 +161,8 @@ class DynamoWire:
                     return self._receive(outcome).document()
                 except _Stale:
                     pass  # a kept-alive connection the server had closed: resend at once, free
-                except DynamoError as exc:
+                except (DynamoError, DynamoUnreachable) as exc:
                     if not exc.retryable or attempt == self._attempts:
-                        raise
-                    attempt = self._back_off(attempt)
-                except DynamoUnreachable:
-                    if attempt == self._attempts:
                         raise
                     attempt = self._back_off(attempt)
                 outcome = self._send(operation, body)
@@ -211,20 +212,17 @@ class DynamoWire:
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
             raise DynamoUnreachable(f"no answer: {type(exc).__name__}") from exc
-        if response.will_close:
-            connection.close()
-        else:
-            with self._lock:
-                if len(self._idle) < _MAX_IDLE:
-                    self._idle.append(connection)
-                    return answer
-            connection.close()
+        self._release(connection, keep=not response.will_close)
         return answer
 
-    def _signed(self, operation: str, body: bytes) -> Any:
-        from botocore.auth import SigV4Auth
-        from botocore.awsrequest import AWSRequest
+    def _release(self, connection: http.client.HTTPConnection, keep: bool) -> None:
+        with self._lock:
+            if keep and len(self._idle) < _MAX_IDLE:
+                self._idle.append(connection)
+                return
+        connection.close()
 
+    def _signed(self, operation: str, body: bytes) -> Any:
         request = AWSRequest(
             method="POST",
             url=self._url,
@@ -246,10 +244,8 @@ class DynamoWire:
                 raise NoCredentialsError()
         return self._credentials.get_frozen_credentials()  # refreshed here when they expire
 
-    def _botocore(self) -> Session:
+    def _botocore(self) -> botocore.session.Session:
         if self._session is None:
-            import botocore.session
-
             self._session = botocore.session.get_session()
         return self._session
 
@@ -276,8 +272,6 @@ class DynamoWire:
 
     def _tls_settings(self) -> ssl.SSLContext:
         if self._tls_context is None:
-            from botocore.httpsession import get_cert_path
-
             # The CA bundle botocore itself would verify DynamoDB against: the session's
             # ca_bundle (AWS_CA_BUNDLE or the config file), else botocore's own.
             bundle = self._botocore().get_config_variable("ca_bundle") or get_cert_path(True)

@@ -22,7 +22,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout
 from chalicelib.storage._codecs import address_from_doc, address_to_doc, dumps, loads
 from chalicelib.storage._dynamo import TableStore, delete_partitions, storage_errors
-from chalicelib.storage._wire import Document, DynamoUnreachable
+from chalicelib.storage._wire import Document, DynamoUnreachable, DynamoWire
 
 ITEMS_PER_BUCKET = 1000
 _ORDINAL_WIDTH = 12
@@ -67,6 +67,7 @@ class PoolStore(TableStore[_PoolItem]):
         self, table: TableSettings, writers: int = 8, sleep: Callable[[float], None] = time.sleep
     ) -> None:
         super().__init__(_PoolItem, table)
+        self._wire = DynamoWire(table)  # the reads on a request's critical path
         self._writers = writers
         self._sleep = sleep
 

@@ -17,7 +17,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.domain.tokens import WINDOW_SECONDS, Quota, TokenUsage, usage_day
 from chalicelib.storage._dynamo import TableStore, storage_errors
-from chalicelib.storage._wire import Document, DynamoError, Later
+from chalicelib.storage._wire import Document, DynamoError, DynamoWire, Later
 
 # Keep a day's item a while past its end ("yesterday" stays readable), then let TTL drop it.
 _KEEP_AFTER_DAY = timedelta(days=2)
@@ -48,6 +48,7 @@ class RateLimitStore(TableStore[_UsageItem]):
 
     def __init__(self, table: TableSettings) -> None:
         super().__init__(_UsageItem, table)
+        self._wire = DynamoWire(table)  # every request's counting update
 
     def try_consume(
         self, token_id: str, window_start: int, limit: int, used_at: int | None = None
