@@ -11,6 +11,8 @@ from pathlib import Path
 
 import osmium
 
+from chalicelib.sources.osm_order import is_unsorted, sorted_copy
+
 Ring = tuple[tuple[float, float], ...]
 
 
@@ -31,10 +33,20 @@ class Boundary:
         )
 
 
-def read_boundaries(path: Path, levels: Iterable[int]) -> Iterator[Boundary]:
+def read_boundaries(path: Path, levels: Iterable[int]) -> list[Boundary]:
     wanted = {str(level) for level in levels}
     if not wanted:
-        return
+        return []
+    try:
+        return list(_read(path, wanted))
+    except RuntimeError as exc:
+        if not is_unsorted(exc):
+            raise
+        with sorted_copy(path) as copy:
+            return list(_read(copy, wanted))
+
+
+def _read(path: Path, wanted: set[str]) -> Iterator[Boundary]:
     processor = osmium.FileProcessor(str(path)).with_locations().with_areas()
     for obj in processor:
         if not isinstance(obj, osmium.osm.Area) or obj.from_way():

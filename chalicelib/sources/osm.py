@@ -12,6 +12,7 @@ from pathlib import Path
 
 import osmium
 
+from chalicelib.sources.osm_order import is_unsorted, sorted_copy
 from chalicelib.sources.records import RawRecord
 
 _TAGS = {
@@ -28,6 +29,23 @@ Point = tuple[float, float]
 
 
 def read_osm(path: Path, *, source_id: str, country: str, language: str) -> Iterator[RawRecord]:
+    """The file's address objects; an unsorted file is read on from a sorted copy, without
+    repeating the objects read before libosmium met the first one out of order."""
+    seen: set[str] = set()
+    try:
+        for record in _read(path, source_id=source_id, country=country, language=language):
+            seen.add(record.record_id)
+            yield record
+    except RuntimeError as exc:
+        if not is_unsorted(exc):
+            raise
+        with sorted_copy(path) as copy:
+            for record in _read(copy, source_id=source_id, country=country, language=language):
+                if record.record_id not in seen:
+                    yield record
+
+
+def _read(path: Path, *, source_id: str, country: str, language: str) -> Iterator[RawRecord]:
     processor = osmium.FileProcessor(str(path)).with_locations().with_areas()
     for obj in processor:
         tags = obj.tags
@@ -50,6 +68,8 @@ def read_osm(path: Path, *, source_id: str, country: str, language: str) -> Iter
         )
         for field, tag in _TAGS.items():
             setattr(record, field, tags.get(tag) or "")
+        # Korean addresses tag the gu (영통구) as addr:district; elsewhere it is a fallback too.
+        record.district = record.district or tags.get("addr:district") or ""
         yield record
 
 
