@@ -35,6 +35,8 @@ class CountryConfig(BaseModel):
     enabled: bool = True
     language: str = Field(min_length=2)
     bounds: tuple[Box, ...] = Field(min_length=1)
+    # How far outside every box a point may lie and still count as inside (coastlines, borders).
+    margin: float = Field(default=0.5, ge=0, le=2)
     coverage: CoverageTargets
 
 
@@ -44,6 +46,9 @@ class SourceConfig(BaseModel):
     region: str | None = Field(default=None, pattern=r"^[A-Z]{2}-[A-Z0-9]{1,3}$")
     city: str | None = None
     street_level: bool = Field(default=False, alias="streetLevel")
+    # The source's own value for "this address has no number" (the Icelandic register's 0): such a
+    # row is served as a street-level address, without the number.
+    no_number: tuple[str, ...] = Field(default=(), alias="noNumber")
     # Older sources of the same addresses: where both publish an address, this source's values win.
     supersedes: tuple[str, ...] = ()
 

@@ -11,7 +11,9 @@ postcodes is not in a table, so its addresses keep the postcode missing.
 - IS: Pósturinn's postcode list (postnumer.txt), each postcode with its place, in the nominative
   as iceaddr (BSD-3) records it: data/is_postcodes.json.
 - AT: the postal regulator RTR's table of postcodes, each with its delivery place (Ort) and state
-  (Bundesland), as python-stdnum packages it: data/at_postcodes.json."""
+  (Bundesland), as python-stdnum packages it: data/at_postcodes.json.
+- CZ: Česká pošta's numbering gives Prague (hlavní město Praha, one municipality) the leading digit
+  1: every PSČ from 100 00 to 199 99 is delivered in Praha and nowhere else."""
 
 from __future__ import annotations
 
@@ -74,8 +76,15 @@ def area_postcode(country: str, region: str, city: str, street: str) -> str | No
 _POSTCODE_PLACE_TABLES = frozenset({"AT", "IS"})
 
 
+# Leading digits of a postcode that the postal authority gives to exactly one place.
+_PREFIX_PLACES = {"CZ": {"1": "Praha"}}
+
+
 def postcode_place(country: str, postcode: str) -> str | None:
     """The place a postcode stands for, where the postal authority names exactly one."""
+    for prefix, place in _PREFIX_PLACES.get(country, {}).items():
+        if postcode.startswith(prefix):
+            return place
     return _places(country).get(postcode) if country in _POSTCODE_PLACE_TABLES else None
 
 

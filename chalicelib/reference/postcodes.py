@@ -25,7 +25,7 @@ def _pattern(country: str) -> re.Pattern[str] | None:
 
 def canonical(country: str, text: str) -> str:
     """Upper case, single spaces; the national written form where it is fixed (JP 640-8273,
-    NL 1614 LN, GB and CA with the inward-code space, SE 114 55, US ZIP+4 and PT with a hyphen).
+    NL 1614 LN, GB and CA with the inward-code space, SE 114 55 and CZ 190 00, US ZIP+4 and PT with a hyphen).
     Only spacing and case change: digits and letters stay as published."""
     value = " ".join(text.upper().split())
     compact = value.replace(" ", "").replace("-", "")
@@ -41,7 +41,7 @@ def canonical(country: str, text: str) -> str:
         return f"{m[1]}-{m[2]}"  # "4050297", "4300-198 PORTO": the code as published, locality apart
     if country == "CA" and (m := re.fullmatch(r"(?:[A-Z]{2} )?([A-Z]\d[A-Z]) ?(\d[A-Z]\d)", value)):
         return f"{m[1]} {m[2]}"  # "BC V6B 2E2": the province written before the code
-    if country == "SE" and re.fullmatch(r"\d{5}", compact):
+    if country in {"SE", "CZ"} and re.fullmatch(r"\d{5}", compact):
         return f"{compact[:3]} {compact[3:]}"
     if country == "AD" and re.fullmatch(r"\d{3}", compact):
         return f"AD{compact}"

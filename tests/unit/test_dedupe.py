@@ -150,3 +150,10 @@ def test_coarse_coordinates_widen_the_tolerance() -> None:
 )
 def test_precision_follows_the_fewest_published_decimals(lon: str, lat: str, meters: float) -> None:
     assert coordinate_precision_meters(lon, lat) == pytest.approx(meters, rel=1e-3)
+
+
+def test_two_texts_differing_only_by_diacritics_at_one_place_are_one_address() -> None:
+    dedupe = Deduplicator()  # Monaco: 'Rue de la Lüjerneta 2' and 'Rue de la Lujerneta 2', 31 m apart
+    assert _admit(dedupe, make_address(record_id="a", street="Ulica Księcia Witolda")) is None
+    moved = make_address(record_id="b", street="Ulica Ksiecia Witolda", lat="51.1150")
+    assert _admit(dedupe, moved) is MergeReason.DUPLICATE

@@ -33,6 +33,10 @@ def test_packaged_configuration_is_valid_and_covers_the_manifest_countries() -> 
         "ES",
         "AU",
         "SE",
+        "DK",
+        "CZ",
+        "NO",
+        "CH",
     } == set(config.enabled)
 
 

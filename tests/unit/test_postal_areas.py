@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from chalicelib.reference.postal_areas import postcode_place
 from tests.support.factories import make_address
 
 _POINTS = {"AT": ("15.6049", "48.4102"), "LI": ("9.5209", "47.1410"), "MC": ("7.4236", "43.7400")}
@@ -76,3 +77,9 @@ def test_the_postcode_table_gives_the_region_of_a_row_outside_its_extract_s_coun
     )
     assert (address.components.region_code, address.components.region) == ("AT-8", "Vorarlberg")
     assert "region" in address.derived
+
+
+def test_every_czech_postcode_with_leading_1_is_delivered_in_prague() -> None:
+    assert postcode_place("CZ", "190 00") == "Praha"
+    assert postcode_place("CZ", "182 00") == "Praha"
+    assert postcode_place("CZ", "602 00") is None  # Brno: not in a table we hold

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.locations import value_key
+from chalicelib.domain.locations import search_key, value_key
 
 SAME_PLACE_METERS = 250.0
 _METERS_PER_DEGREE = 111_320.0
@@ -65,8 +65,11 @@ class Decision:
 
 
 def street_key(address: PublishedAddress) -> tuple[str, ...]:
+    """The street compared without diacritics: two texts of one address that differ only by them
+    (MC `Rue de la Lüjerneta 2` and `Rue de la Lujerneta 2`, 31 m apart) are one address."""
     c = address.components
-    return (address.country, *(value_key(v or "") for v in (c.street, c.house_number, c.unit)))
+    street = search_key(c.street or "")
+    return (address.country, street, *(value_key(v or "") for v in (c.house_number, c.unit)))
 
 
 @dataclass

@@ -15,8 +15,6 @@ from chalicelib.reference.pool_config import CountryConfig, SourceConfig
 from chalicelib.reference.postcodes import PostcodeVerdict, check_postcode
 from chalicelib.sources.records import RawRecord
 
-BOUNDS_MARGIN_DEGREES = 0.5
-
 
 class DropReason(StrEnum):
     COUNTRY_NOT_ENABLED = "country_not_enabled"
@@ -37,6 +35,7 @@ class FieldRemoval(StrEnum):
     POSTCODE_PLACEHOLDER = "postcode_placeholder"
     POSTCODE_INVALID = "postcode_invalid"
     POSTCODE_OUTSIDE_REGION = "postcode_outside_region"
+    NUMBER_MEANS_NONE = "number_means_none"  # the source's "no number" value: a street-level address
 
 
 @dataclass(slots=True)
@@ -195,7 +194,10 @@ def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfi
         return Dropped(position)
     if not texts["street"]:
         return Dropped(DropReason.MISSING_STREET)
-    if not texts["number"] and not source.street_level:
+    no_number = bool(texts["number"]) and texts["number"] in source.no_number
+    if no_number:
+        texts["number"] = ""
+    if not texts["number"] and not (source.street_level or no_number):
         return Dropped(DropReason.MISSING_NUMBER)
     verdict = check_postcode(raw.country, raw.postcode)
     return Candidate(
@@ -205,7 +207,7 @@ def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfi
         postcode=verdict.value or "",
         match_level=MatchLevel.HOUSE_NUMBER if texts["number"] else MatchLevel.STREET,
         property_type=property_type(raw),
-        removed=_removals(verdict),
+        removed=_removals(verdict) + ([FieldRemoval.NUMBER_MEANS_NONE] if no_number else []),
         **texts,
     )
 
@@ -227,14 +229,13 @@ def _position(lon_text: str, lat_text: str, country: CountryConfig) -> tuple[flo
         return DropReason.COORDINATES_OUT_OF_RANGE
     if lon == 0 and lat == 0:
         return DropReason.PLACEHOLDER_COORDINATES
-    if not any(_within(lon, lat, box) for box in country.bounds):
+    if not any(_within(lon, lat, box, country.margin) for box in country.bounds):
         return DropReason.OUTSIDE_COUNTRY
     return lon, lat
 
 
-def _within(lon: float, lat: float, box: tuple[float, float, float, float]) -> bool:
+def _within(lon: float, lat: float, box: tuple[float, float, float, float], m: float) -> bool:
     west, south, east, north = box
-    m = BOUNDS_MARGIN_DEGREES
     return west - m <= lon <= east + m and south - m <= lat <= north + m
 
 
