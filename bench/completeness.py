@@ -40,6 +40,8 @@ def validator_form(country: str, components: Mapping[str, Any]) -> dict[str, str
         city=components.get("city"),
         region=components.get("region"),
         postcode=components.get("postcode"),
+        province=components.get("province"),
+        province_code=components.get("provinceCode"),
     )
     return form_of(country, served)
 

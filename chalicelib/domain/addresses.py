@@ -20,7 +20,18 @@ class PropertyType(StrEnum):
     UNKNOWN = "unknown"
 
 
-COMPONENT_FIELDS = ("street", "house_number", "unit", "district", "city", "region", "region_code", "postcode")
+COMPONENT_FIELDS = (
+    "street",
+    "house_number",
+    "unit",
+    "district",
+    "city",
+    "region",
+    "region_code",
+    "postcode",
+    "province",
+    "province_code",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +44,10 @@ class Components:
     region: str | None = None
     region_code: str | None = None
     postcode: str | None = None
+    # The second-level unit a postal address names where the country's forms ask for it (IT and ES
+    # provinces): an addition beside the first-level region, never in its place.
+    province: str | None = None
+    province_code: str | None = None
 
     def values(self) -> tuple[str | None, ...]:
         """Every component, in COMPONENT_FIELDS order."""

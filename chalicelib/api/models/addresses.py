@@ -35,6 +35,12 @@ class Components(ApiModel):
     region: str | None = None
     region_code: str | None = Field(default=None, description="ISO 3166-2 code of the region")
     postcode: str | None = None
+    province: str | None = Field(
+        default=None,
+        description="The province an Italian or Spanish address names (second-level ISO 3166-2 unit, "
+        "within the region); what those countries' forms ask for as the state or province field",
+    )
+    province_code: str | None = Field(default=None, description="ISO 3166-2 code of the province")
 
 
 class Coordinates(ApiModel):

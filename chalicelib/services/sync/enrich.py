@@ -15,7 +15,7 @@ from chalicelib.domain.locations import value_key
 from chalicelib.reference.countries import facts
 from chalicelib.reference.pool_config import SourceConfig
 from chalicelib.reference.postal_areas import area_postcode, postcode_place, postcode_region
-from chalicelib.reference.postal_forms import assess
+from chalicelib.reference.postal_forms import assess, postcode_province
 from chalicelib.reference.regions import Region, gazetteer, us_zip
 from chalicelib.services.sync.normalize import Candidate, FieldRemoval
 from chalicelib.sources.boundaries import Boundary
@@ -53,6 +53,7 @@ def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
         region = _region_from_city(country, city, derived)
     region_value = region_text or (region.name if region else None)
     postcode = candidate.postcode or _area_postcode(country, region_value, city, candidate.street, derived)
+    province = _province(candidate, region, postcode, derived) if facts(country).postal_province else None
     components = Components(
         street=candidate.street or None,
         house_number=candidate.number or None,
@@ -62,6 +63,8 @@ def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
         region=region_value,
         region_code=region.code if region else None,
         postcode=postcode or None,
+        province=province.name if province else None,
+        province_code=province.code if province else None,
     )
     completeness = assess(country, components)
     if "postcode" in completeness.invalid and "postcode" not in derived:
@@ -121,6 +124,22 @@ def _region(candidate: Candidate, source: SourceContext, derived: list[str]) -> 
             derived.append("region")
             return resolved.region, ""
     return None, ""
+
+
+def _province(
+    candidate: Candidate, region: Region | None, postcode: str, derived: list[str]
+) -> Region | None:
+    """The province the row names as its region, else the one province its postcode's prefix
+    belongs to (listed as derived). A province outside the address's region is never served."""
+    regions = gazetteer(candidate.raw.country)
+    named = regions.province(candidate.region) if candidate.region else None
+    code = postcode_province(candidate.raw.country, postcode) if postcode and named is None else None
+    province = named or (regions.province_by_code(code) if code else None)
+    if province is None or (region is not None and regions.top_level(province.code) != region.code):
+        return None
+    if named is None:
+        derived.append("province")
+    return province
 
 
 def _city(candidate: Candidate, source: SourceContext, derived: list[str]) -> str:

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.formatting import region_abbreviation, street_line
+from chalicelib.domain.formatting import province_text, region_abbreviation, street_line
 from chalicelib.reference import japan_post
 from chalicelib.reference.countries import facts
 from chalicelib.services.translation import gazetteer, romanize
@@ -25,7 +25,7 @@ from chalicelib.services.translation.layout import Fields, address_lines, format
 from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks
 from chalicelib.services.translation.scripts import convert_han, has_han, is_latin
 
-FIELDS = ("street", "house_number", "unit", "district", "city", "region", "postcode")
+FIELDS = ("street", "house_number", "unit", "district", "city", "region", "postcode", "province")
 _NAME_KEYS = {"house_number": "number"}  # how language variants name the fields
 _KANA_KEYS = {
     "street": "street_kana",
@@ -70,10 +70,9 @@ def _resolve(
     named = address.names.get(locale.language, {}).get(_NAME_KEYS.get(field, field))
     if named:
         return named, "source"
-    if field == "region" and address.components.region_code:
-        official = gazetteer.region_name(address.components.region_code, locale)
-        if official:
-            return official, "gazetteer"
+    code = {"region": address.components.region_code, "province": address.components.province_code}.get(field)
+    if code and (official := gazetteer.region_name(code, locale)):
+        return official, "gazetteer"
     converted = _converted(field, value, address, locale, primary)
     if converted is not None and converted != value:
         return converted, "converted"
@@ -120,7 +119,11 @@ def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayL
     country = address.country
     native = not locale.latin and facts(country).native_order
     fmt_has = _format_fields(country, latin=not native)
-    region = region_abbreviation(country, address.components.region_code) or c["region"]
+    region = (
+        province_text(country, address.components)
+        or region_abbreviation(country, address.components.region_code)
+        or (c["province"] if facts(country).postal_province else c["region"])
+    )
     city = None if c["city"] == c["region"] and native else c["city"]
     if native:
         parts = [city if "C" not in fmt_has else None, c["district"] if "D" not in fmt_has else None]
