@@ -146,7 +146,8 @@ def test_the_report_says_why_rows_were_dropped(synced: Synced, family: str, reas
 
 
 def test_the_icelandic_register_s_number_0_is_a_street_level_address(synced: Synced) -> None:
-    assert synced.report.sources["is-countrywide-stadfangaskra_2022"].removed_fields["number_means_none"] == 17
+    register = synced.report.sources["is-countrywide-stadfangaskra_2022"]
+    assert register.removed_fields["number_means_none"] == 17
 
 
 def test_alameda_zip_94538_serves_every_distinct_address(synced: Synced) -> None:
