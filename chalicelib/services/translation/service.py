@@ -8,7 +8,10 @@ Per component, in order (each result says which rule gave it):
   gazetteer  an official name: ISO 3166-2 region names and translations (pycountry), country names
              (CLDR via babel); a region the sync derived is a gazetteer name too
   converted  the same text in the target script: OpenCC between Simplified, Traditional and
-             Japanese kanji; Hanyu Pinyin, or Hepburn from the source's kana, for Latin output
+             Japanese kanji; for Latin output, each script by its named standard: Hanyu Pinyin
+             (chinese.py; Taiwan in Chunghwa Post's English forms, taiwan.py), Hepburn from the
+             source's kana (japanese.py), the Revised Romanization of Korean (korean.py), GOST R
+             52290-2004 for Russian (cyrillic.py)
   original   the text unchanged. Never a guessed translation of a proper name."""
 
 from __future__ import annotations
@@ -20,10 +23,10 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.formatting import province_text, region_abbreviation, street_line
 from chalicelib.reference import japan_post
 from chalicelib.reference.countries import facts
-from chalicelib.services.translation import gazetteer, romanize
+from chalicelib.services.translation import chinese, cyrillic, gazetteer, japanese, korean, taiwan
 from chalicelib.services.translation.layout import Fields, address_lines, format_pattern
 from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks
-from chalicelib.services.translation.scripts import convert_han, has_han, is_latin
+from chalicelib.services.translation.scripts import convert_han, has_han, has_hangul, is_latin
 
 FIELDS = ("street", "house_number", "unit", "district", "city", "region", "postcode", "province")
 _NAME_KEYS = {"house_number": "number"}  # how language variants name the fields
@@ -52,6 +55,8 @@ def translate(address: PublishedAddress, locale_tag: str, primary_language: str)
         components[field] = value
         if value is not None:
             sources[field] = how
+    if address.components.city and address.components.city == address.components.region:
+        components["city"], sources["city"] = components["region"], sources["region"]  # 上海市, Москва
     country = gazetteer.country_name(address.country, locale)
     components["country"] = country or address.country
     sources["country"] = "gazetteer" if country else "original"
@@ -72,7 +77,8 @@ def _resolve(
         return named, "source"
     code = {"region": address.components.region_code, "province": address.components.province_code}.get(field)
     if code and (official := gazetteer.region_name(code, locale)):
-        return official, "gazetteer"
+        in_post_form = address.country == "TW" and locale.latin
+        return (taiwan.county(official, value) if in_post_form else official), "gazetteer"
     converted = _converted(field, value, address, locale, primary)
     if converted is not None and converted != value:
         return converted, "converted"
@@ -91,21 +97,37 @@ def _converted(
 
 
 def _latin(field: str, value: str, address: PublishedAddress, locale: DisplayLocale) -> str | None:
-    if is_latin(unicodedata.normalize("NFKC", value)):
-        normalized = unicodedata.normalize("NFKC", value)
+    normalized = unicodedata.normalize("NFKC", value)
+    if is_latin(normalized):
         return normalized if facts(address.country).native_order else None  # full-width digits
+    english = locale.tag == "en"
     if address.country == "JP":
         if field == "house_number":
-            return romanize.japanese_house_number(value)
+            return japanese.japanese_house_number(value)
         kana = address.readings.get(_KANA_KEYS.get(field, "")) or _japan_post_kana(field, value, address)
-        return romanize.hepburn(value, kana) if kana else None
+        return japanese.hepburn(value, kana) if kana else None
+    if address.country == "TW" and field in _TAIWAN:
+        return _TAIWAN[field](value)
+    if has_hangul(value):
+        return korean.romanize(value)
+    if cyrillic.has_cyrillic(value):
+        return cyrillic.romanize(value, english)
     if has_han(value):
         if field == "house_number":
-            return romanize.chinese_house_number(value)
+            return chinese.chinese_house_number(value, english)
         if field == "unit":
-            return romanize.chinese_unit(value, english=locale.tag == "en")
-        return romanize.pinyin(value, english=locale.tag == "en")
+            return chinese.chinese_unit(value, english)
+        return chinese.pinyin(value, english)
     return None
+
+
+_TAIWAN = {
+    "street": taiwan.street,
+    "house_number": taiwan.house_number,
+    "unit": taiwan.unit,
+    "district": taiwan.area,
+    "city": taiwan.area,
+}
 
 
 def _japan_post_kana(field: str, value: str, address: PublishedAddress) -> str | None:
@@ -124,13 +146,13 @@ def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayL
         or region_abbreviation(country, address.components.region_code)
         or (c["province"] if facts(country).postal_province else c["region"])
     )
-    city = None if c["city"] == c["region"] and native else c["city"]
+    # A municipality (上海市, Москва) is written once where the format names the region.
+    city = None if c["city"] == c["region"] and (native or "S" in fmt_has) else c["city"]
     if native:
         parts = [city if "C" not in fmt_has else None, c["district"] if "D" not in fmt_has else None]
         street = "".join(p for p in (*parts, c["street"], c["house_number"], c["unit"]) if p)
     else:
-        latin_first = facts(country).native_order  # "1-1 Imabuku 1-chome", "5566 Huizhou Avenue"
-        street = street_line("US" if latin_first else country, c["street"], c["house_number"], c["unit"])
+        street = _latin_street(country, c)
         extra = [c["district"] if "D" not in fmt_has else None, city if "C" not in fmt_has else None]
         street = ", ".join(p for p in (street, *extra) if p)
     fields = Fields(
@@ -142,6 +164,16 @@ def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayL
         country=c["country"],
     )
     return address_lines(country, fields, latin=not native)
+
+
+def _latin_street(country: str, c: dict[str, str | None]) -> str:
+    if country == "TW":  # Chunghwa Post: the smallest part first (4F.-5, No. 163, Shigang 5th Rd.)
+        return ", ".join(p for p in (c["unit"], c["house_number"], c["street"]) if p)
+    if country == "KR":  # the road-name address in English: "46, Gwanggyojungang-ro 49beon-gil"
+        line = ", ".join(p for p in (c["house_number"], c["street"]) if p)
+        return ", ".join(p for p in (line, c["unit"]) if p)
+    latin_first = facts(country).native_order  # "1-1 Imabuku 1-chome", "5566 Huizhou Avenue"
+    return street_line("US" if latin_first else country, c["street"], c["house_number"], c["unit"])
 
 
 def _format_fields(country: str, latin: bool) -> set[str]:
