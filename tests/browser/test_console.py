@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import urllib.request
+import uuid
 
 from playwright.sync_api import Page, expect
 
@@ -126,7 +127,8 @@ def test_form_errors_are_shown_next_to_their_fields(page: Page, stack: Stack) ->
 
 def test_a_label_with_markup_is_shown_as_text(page: Page, stack: Stack) -> None:
     _sign_in(page, stack)
-    label = "<script>window.injected=1</script><img src=x onerror=window.injected=2>"
+    # Unique per run: each viewport's run creates its own token in the one stack.
+    label = f"<script>window.injected=1</script><img src=x onerror=window.injected=2>{uuid.uuid4().hex[:6]}"
     _create(page, label, scope="read")
     cell = page.get_by_role("cell", name=label, exact=True)
     expect(cell).to_have_text(label)
