@@ -1,7 +1,8 @@
 """Generation latency beside the bare DynamoDB calls it cannot avoid, measured in one run.
 
 Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
-Chalice app in-process: p50/p99 of generate, batch(50) and get-by-id, each beside the p50 of one bare
+Chalice app in-process: p50/p99 of generate, batch(50), get-by-id and generate with free text `q`
+(a served address's street, alone and with its region), each beside the p50 of one bare
 GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the DynamoDB requests
 each API request makes (warm caches), counted with a botocore event hook. All are timed taking
 turns, so the engine's drift during the run weighs on each alike. The storage wire's own GetItem is
@@ -18,6 +19,7 @@ import platform
 import sys
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from chalice.test import Client
 
@@ -48,8 +50,13 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         auth = bench_auth(wired, "generate")
         client = Client(app)
         seeds = itertools.count()
-        address_id = _body(client.http.get(f"/api/v1/generate?country={country.country}", headers=auth))
-        address_id = address_id["data"]["result"]["address"]["id"]
+        served = _body(client.http.get(f"/api/v1/generate?country={country.country}&seed=q", headers=auth))
+        address_id = served["data"]["result"]["address"]["id"]
+        components = served["data"]["result"]["address"]["components"]
+        q_alone = urlencode({"country": country.country, "q": components["street"]})
+        q_region = urlencode(
+            {"country": country.country, "q": components["street"], "region": components["region"]}
+        )
         batch = json.dumps({"count": 50, "filters": {"country": country.country}}).encode()
         api: dict[str, Callable[[], object]] = {
             "generate": lambda: client.http.get(
@@ -57,6 +64,12 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             ),
             "batch(50)": lambda: client.http.post("/api/v1/generate/batch", headers=auth, body=batch),
             "get by id": lambda: client.http.get(f"/api/v1/addresses/{address_id}", headers=auth),
+            "q alone": lambda: client.http.get(
+                f"/api/v1/generate?{q_alone}&seed={next(seeds)}", headers=auth
+            ),
+            "q + region": lambda: client.http.get(
+                f"/api/v1/generate?{q_region}&seed={next(seeds)}", headers=auth
+            ),
         }
         requests = {}
         for name, action in api.items():
@@ -94,7 +107,13 @@ def _body(response: Any) -> Any:
 def _report(
     country: str, size: int, timings: dict[str, Timing], requests: dict[str, dict[str, int]], runs: int
 ) -> list[str]:
-    floor = {"generate": "GetItem", "batch(50)": "BatchGetItem(50)", "get by id": "GetItem"}
+    floor = {
+        "generate": "GetItem",
+        "batch(50)": "BatchGetItem(50)",
+        "get by id": "GetItem",
+        "q alone": "GetItem",
+        "q + region": "GetItem",
+    }
     wire = timings["wire GetItem"]
     lines = [
         f"generation, {runs} runs each taking turns, {country} pool of {size} addresses, DynamoDB Local "

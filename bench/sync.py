@@ -3,7 +3,8 @@
 One run against an in-memory DynamoDB Local: a full sync of shared/sources (or some countries), then
 bare BatchWriteItem loops writing the same number of items of the same size, on one thread and on
 as many threads as the sync's writers. Prints addresses per second, the ratio of the sync's write
-rate to the bare loops', and DynamoDB write requests and items per published address.
+rate to the bare loops', DynamoDB write requests and items per published address, and the text
+index's share: the time its writing takes and its items and bytes per address.
 
     .venv/bin/python -m bench.sync [CC ...]
 """
@@ -26,14 +27,23 @@ BATCH = 25
 
 
 class PhaseClock(SilentProgress):
-    """Notes when the sync stops reading sources and starts writing."""
+    """Notes when the sync stops reading sources and starts writing, and how long the text index
+    takes to build and write (from its stage to the next)."""
 
     def __init__(self) -> None:
         self.first_write: float | None = None
+        self.indexing = 0.0
+        self._index_started: float | None = None
 
     def country_stage(self, country: str, stage: str) -> None:
+        now = time.perf_counter()
+        if self._index_started is not None:
+            self.indexing += now - self._index_started
+            self._index_started = None
+        if stage == "writing the text index":
+            self._index_started = now
         if stage.startswith("writing") and self.first_write is None:
-            self.first_write = time.perf_counter()
+            self.first_write = now
 
 
 def main(countries: list[str]) -> list[str]:
@@ -47,10 +57,37 @@ def main(countries: list[str]) -> list[str]:
         calls = counter.counts()
         items = sum(o.items_written for o in report.countries.values())
         doc = _sample_doc(wired, report)
+        index = _index_size(bare_client(engine.endpoint), wired.settings.pool_table)
         bare = bare_client(engine.endpoint)
         one = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=1)
         many = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=WRITERS)
-    return _report(report, total, (phases.first_write or started) - started, calls, items, one, many)
+    lines = _report(report, total, (phases.first_write or started) - started, calls, items, one, many)
+    return [*lines, *_index_lines(report, phases.indexing, total, index)]
+
+
+def _index_size(client: Any, table: str) -> tuple[int, int]:
+    """The text index's items and bytes (key and document), read back with a Scan: bench only."""
+    items = size = 0
+    pages = client.get_paginator("scan").paginate(
+        TableName=table,
+        FilterExpression="begins_with(pk, :q)",
+        ExpressionAttributeValues={":q": {"S": "Q#"}},
+    )
+    for page in pages:
+        for item in page["Items"]:
+            items += 1
+            size += sum(len(item[k]["S"].encode()) for k in ("pk", "sk", "doc"))
+    return items, size
+
+
+def _index_lines(report: SyncReport, indexing: float, total: float, index: tuple[int, int]) -> list[str]:
+    published = sum(o.addresses for o in report.countries.values())
+    items, size = index
+    return [
+        f"text index                     {indexing:.1f} s of the sync's {total:.1f} "
+        f"({indexing / total:.0%}), {items} items ({items / published:.2f} per address), "
+        f"{size / published:.0f} bytes per address",
+    ]
 
 
 def _sample_doc(wired: deps.Dependencies, report: SyncReport) -> str:

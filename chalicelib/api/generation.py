@@ -46,8 +46,11 @@ Exactly uniform over every published address matching the filters (one DynamoDB 
 filter may be given as its value (case-insensitive; ISO codes and other spellings also match) or its
 stable ID; both forms select the same set, and giving both requires they agree. `residential`
 defaults to true for CN. With `seed`, the same request returns the same address and profile for as
-long as the same snapshot (`snapshotId`) is active. `q` must occur in the address (case-, accent- and
-width-insensitive); it examines up to 300 matching addresses from a uniformly random start.
+long as the same snapshot (`snapshotId`) is active. `q` matches through the snapshot's text index,
+every match equally likely: each word of `q` must be a whole word of the address's components,
+one-line form or other-language names (case-, accent- and width-insensitive: `asvellir` finds
+`Ásvellir`, `galvani` does not find `Galvanistraat`), and each run of Han, kana or Hangul must occur
+in them as written (`光路` finds `莒光路144巷`); 404 only when no address matches.
 `strategy=instant` is served exactly like `random`, which is already a single read. 404
 NO_POOL_COVERAGE: no published pool for the country, an unknown location value or ID, or no address
 left after the filters.

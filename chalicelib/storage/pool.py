@@ -1,16 +1,20 @@
 """The pool table: every published address of every snapshot, twice: by ordinal (for sampling with
-one GetItem) and by address id (for lookup). Keys carry the snapshot id, so snapshots never mix.
+one GetItem) and by address id (for lookup); and the snapshot's text index, each token's ordinals
+(a head item, and chunks when it has many: domain/text_search.py). Keys carry the snapshot id, so
+snapshots never mix.
 
-Partition keys are bucketed (ordinal % buckets, hash(id) % buckets, about 1,000 items a bucket):
-consecutive writes land on different partitions, and a superseded snapshot is deleted by querying
-its buckets instead of scanning the table."""
+Partition keys are bucketed (ordinal % buckets, hash(id) % buckets, hash(token) % buckets, about
+1,000 addresses a bucket): consecutive writes land on different partitions, and a superseded
+snapshot is deleted by querying its buckets instead of scanning the table."""
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,6 +24,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout
+from chalicelib.domain.text_search import Chunk, TokenHead, decode, encode, split
 from chalicelib.storage._codecs import address_from_doc, address_to_doc, dumps, loads
 from chalicelib.storage._dynamo import TableStore, delete_partitions, storage_errors
 from chalicelib.storage._wire import Document, DynamoUnreachable, DynamoWire
@@ -54,6 +59,32 @@ def _ordinal_key(snapshot_id: str, buckets: int, ordinal: int) -> tuple[str, str
 
 def _id_key(snapshot_id: str, buckets: int, address_id: str) -> tuple[str, str]:
     return f"I#{snapshot_id}#{_bucket_of_id(address_id, buckets)}", address_id
+
+
+def _token_key(snapshot_id: str, buckets: int, token: str, chunk: int | None = None) -> tuple[str, str]:
+    pk = f"Q#{snapshot_id}#{zlib.crc32(token.encode()) % buckets}"
+    return pk, token if chunk is None else f"{token}#{chunk:06d}"
+
+
+def _head_doc(head: TokenHead) -> str:
+    if head.chunks:
+        return json.dumps({"n": head.count, "c": [[c.first, c.last, c.count] for c in head.chunks]})
+    return json.dumps({"n": head.count, "p": _packed(head.inline)})
+
+
+def _head_of(doc: str) -> TokenHead:
+    parsed = json.loads(doc)
+    if "c" in parsed:
+        return TokenHead(parsed["n"], chunks=tuple(Chunk(*c) for c in parsed["c"]))
+    return TokenHead(parsed["n"], inline=tuple(_unpacked(parsed["p"])))
+
+
+def _packed(ordinals: Sequence[int]) -> str:
+    return base64.b64encode(encode(ordinals)).decode()
+
+
+def _unpacked(text: str) -> list[int]:
+    return decode(base64.b64decode(text))
 
 
 def _key(pk: str, sk: str) -> Document:
@@ -91,6 +122,47 @@ class PoolStore(TableStore[_PoolItem]):
 
         with ThreadPoolExecutor(max_workers=self._writers) as pool:
             return sum(pool.map(write, slices))
+
+    def put_text_index(self, snapshot_id: str, layout: Layout, postings: Mapping[str, Sequence[int]]) -> int:
+        """Write tokens' postings (each token's ordinals, ascending, all of them) as heads and
+        chunks; returns items written. Rewriting the same tokens writes the same items."""
+        items: list[tuple[str, str, str]] = []
+        for token, ordinals in postings.items():
+            head, chunks = split(ordinals)
+            items.append((*_token_key(snapshot_id, layout.buckets, token), _head_doc(head)))
+            for i, chunk in enumerate(chunks):
+                items.append((*_token_key(snapshot_id, layout.buckets, token, i), _packed(chunk)))
+        slices = [items[start :: self._writers] for start in range(self._writers)]
+
+        def write(part: list[tuple[str, str, str]]) -> int:
+            with storage_errors(self.table_name), self._model.batch_write() as batch:
+                for pk, sk, doc in part:
+                    batch.save(self._model(pk, sk, doc=doc))
+            return len(part)
+
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(write, slices))
+
+    def get_token_heads(
+        self, snapshot_id: str, layout: Layout, tokens: Sequence[str]
+    ) -> dict[str, TokenHead]:
+        """The heads of the tokens the snapshot has (a token it lacks is absent): one BatchGetItem."""
+        keys = {_token_key(snapshot_id, layout.buckets, t): t for t in tokens}
+        return {keys[(pk, sk)]: _head_of(doc) for pk, sk, doc in self._docs(list(keys))}
+
+    def get_token_chunks(
+        self, snapshot_id: str, layout: Layout, wanted: Sequence[tuple[str, int]]
+    ) -> dict[tuple[str, int], list[int]]:
+        """Chunks of tokens' postings, by (token, chunk number)."""
+        keys = {_token_key(snapshot_id, layout.buckets, t, i): (t, i) for t, i in wanted}
+        return {keys[(pk, sk)]: _unpacked(doc) for pk, sk, doc in self._docs(list(keys))}
+
+    def _docs(self, keys: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+        items: list[Document] = []
+        with storage_errors(self.table_name):
+            for start in range(0, len(keys), _BATCH_GET_LIMIT):
+                items += self._batch_get([_key(*k) for k in keys[start : start + _BATCH_GET_LIMIT]])
+        return [(i["pk"]["S"], i["sk"]["S"], i["doc"]["S"]) for i in items]
 
     def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None:
         return self._get(*_ordinal_key(snapshot_id, layout.buckets, ordinal))
@@ -140,7 +212,7 @@ class PoolStore(TableStore[_PoolItem]):
 
     def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
         """Delete every item of a snapshot, bucket by bucket; returns items deleted."""
-        partitions = [f"{kind}#{snapshot_id}#{b}" for kind in ("O", "I") for b in range(layout.buckets)]
+        partitions = [f"{kind}#{snapshot_id}#{b}" for kind in ("O", "I", "Q") for b in range(layout.buckets)]
         return delete_partitions(self._model, partitions, workers=self._writers)
 
     def count_items(self, snapshot_id: str, layout: Layout) -> int:
@@ -148,6 +220,6 @@ class PoolStore(TableStore[_PoolItem]):
         with storage_errors(self.table_name):
             return sum(
                 self._model.count(f"{kind}#{snapshot_id}#{b}")
-                for kind in ("O", "I")
+                for kind in ("O", "I", "Q")
                 for b in range(layout.buckets)
             )

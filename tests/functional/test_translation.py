@@ -126,7 +126,7 @@ def test_a_korean_address_in_latin_locales_is_the_road_name_address_in_english(a
 
 
 def test_a_russian_address_in_english_translates_the_street_type_only(api: Api) -> None:
-    ru = address(api, "RU", residential="false", q="улица")
+    ru = address(api, "RU", residential="false", q="улица", city="Москва")
     en = translate(api, ru["id"], "en")
     de = translate(api, ru["id"], "de")
     street = ru["components"]["street"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from bench.catalog import main as catalog_bench
@@ -35,6 +37,8 @@ def test_sync_bench_reports_rates_and_writes_per_address() -> None:
     assert lines[1].split()[-1] == "279"  # published addresses: NL 86 + AD 193
     assert any(line.startswith("BatchWriteItem requests") and "per address" in line for line in lines)
     assert sum("sync/bare" in line for line in lines) == 2
+    assert lines[-1].startswith("text index")
+    assert "bytes per address" in lines[-1]
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
@@ -43,10 +47,15 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
     lines = generate_bench(["NL"], runs=5)
     rows = {line.split()[0]: line for line in lines[2:-1]}
-    assert set(rows) == {"generate", "batch(50)", "get"}
+    assert set(rows) == {"generate", "batch(50)", "get", "q"}
     assert rows["get"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # the address and the rate counter
     assert rows["generate"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # one address: one GetItem
     assert rows["batch(50)"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")
+    q_rows = [line for line in lines[2:-1] if line.startswith("q ")]
+    assert len(q_rows) == 2
+    for row in q_rows:  # the tokens' heads, then the address: within the bound of four reads
+        reads = ast.literal_eval(row[row.index("{") :])
+        assert sum(n for call, n in reads.items() if call != "UpdateItem") <= 4
     assert lines[-1].startswith("the storage wire's own GetItem")
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from chalice.test import Client
@@ -320,3 +321,48 @@ def test_latin_locales_write_every_country_in_latin_letters(synced: Synced) -> N
                     if letters := _foreign_letters(text):
                         foreign.setdefault((country, locale), set()).update(letters)
     assert foreign == {}
+
+
+def test_q_alone_finds_the_street_of_any_served_address(synced: Synced) -> None:
+    """8 served addresses per country; each one's street, asked for with q and no other filter."""
+    headers = _generator_headers(synced)
+    missed: list[tuple[str, str, int]] = []
+    with Client(app) as client:
+        for country in synced.report.countries:
+            body = {
+                "count": 8,
+                "filters": {"country": country, "residential": False},
+                "options": {"seed": "q"},
+            }
+            response = client.http.post(
+                "/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode()
+            )
+            for item in json.loads(response.body)["data"]["results"]:
+                street = item["address"]["components"]["street"]
+                query = urlencode({"country": country, "residential": "false", "q": street, "seed": "q"})
+                answer = client.http.get(f"/api/v1/generate?{query}", headers=headers)
+                if answer.status_code != 200:
+                    missed.append((country, street, answer.status_code))
+    assert missed == []
+
+
+@pytest.mark.parametrize(
+    ("country", "street"), [("IS", "Ásvellir"), ("US", "MINNA ST"), ("TW", "莒光路144巷")]
+)
+def test_seeds_on_one_street_reach_several_of_its_addresses(
+    synced: Synced, country: str, street: str
+) -> None:
+    headers = _generator_headers(synced)
+    with Client(app) as client:
+        body = {"count": 50, "filters": {"country": country, "residential": False, "q": street}}
+        response = client.http.post("/api/v1/generate/batch", headers=headers, body=json.dumps(body).encode())
+        assert response.status_code == 200, response.body
+        every = [r["address"]["id"] for r in json.loads(response.body)["data"]["results"]]
+        assert len(every) == len(set(every)) >= 3  # distinct matches until they run out
+        seen = set()
+        for seed in range(10):
+            query = urlencode({"country": country, "residential": "false", "q": street, "seed": f"s{seed}"})
+            answer = client.http.get(f"/api/v1/generate?{query}", headers=headers)
+            seen.add(json.loads(answer.body)["data"]["result"]["address"]["id"])
+    assert len(seen) >= 3
+    assert seen <= set(every) or len(every) == 50

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +88,9 @@ class DyingPool:
     ) -> int:
         self.pool.put_addresses(snapshot_id, layout, addresses[: len(addresses) // 2], first_ordinal)
         os._exit(1)
+
+    def put_text_index(self, snapshot_id: str, layout: Layout, postings: Mapping[str, Sequence[int]]) -> int:
+        return self.pool.put_text_index(snapshot_id, layout, postings)
 
     def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
         return self.pool.delete_snapshot(snapshot_id, layout)

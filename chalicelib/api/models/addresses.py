@@ -114,7 +114,13 @@ class LocationFilters(ApiModel):
     district_id: Id | None = None
     postcode: Value | None = None
     postcode_id: Id | None = None
-    q: Value | None = Field(default=None, description="Text that must occur in the address")
+    q: Value | None = Field(
+        default=None,
+        description=(
+            "Text that must occur in the address: each word a whole word of it (case- and "
+            "accent-insensitive), each run of Han, kana or Hangul a part of its text"
+        ),
+    )
 
 
 class GenerateQuery(LocationFilters, QueryModel):

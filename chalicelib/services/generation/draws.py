@@ -5,10 +5,7 @@
   rejected (each round asks for more in proportion to what exclusions may reject); when the
   selection is small next to what is asked plus excluded, every ordinal is taken in a seeded
   shuffle instead, so a batch comes back short only when fewer addresses match.
-- Free text q: matches are looked for among Q_WINDOW distinct positions of the selection drawn
-  uniformly (not a consecutive window: the order clusters a street's addresses), read 100 at a time;
-  every match is equally likely to be seen, and the search is exhaustive (and exact) when the
-  selection is that small."""
+- Free text q: through the snapshot's text index (text_draws.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +14,12 @@ import random
 from collections.abc import Callable, Sequence
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.locations import search_key
 from chalicelib.services.generation.selection import Selection
 
 MAX_ROUNDS = 8
 # A unique batch from a selection at most this many times (count + excluded) takes a seeded shuffle
 # of the whole selection: exact, and at most a few reads of 100.
 SHUFFLE_FACTOR = 2
-Q_WINDOW = 300
 READ_CHUNK = 100
 
 Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
@@ -92,22 +87,3 @@ def _take_all(
         if len(found) >= count:
             break
     return found[:count]
-
-
-def window_matches(selection: Selection, rng: random.Random, fetch: Fetch, q: str) -> list[PublishedAddress]:
-    """Addresses containing q among up to Q_WINDOW uniformly chosen positions of the selection."""
-    needle = search_key(q)
-    positions = rng.sample(range(selection.total), min(Q_WINDOW, selection.total))
-    matches: list[PublishedAddress] = []
-    for first in range(0, len(positions), READ_CHUNK):
-        ordinals = [selection.ordinal_at(k) for k in positions[first : first + READ_CHUNK]]
-        fetched = fetch(ordinals)
-        matches += [fetched[o] for o in ordinals if o in fetched and needle in searchable(fetched[o])]
-    return matches
-
-
-def searchable(address: PublishedAddress) -> str:
-    """The text q is matched against: every component, the one-line form, and names in other languages."""
-    texts = [*address.components.values(), address.formatted]
-    texts += [name for names in address.names.values() for name in names.values()]
-    return search_key(" ".join(t for t in texts if t))

@@ -4,21 +4,22 @@ the cheapest possible draw, so `instant` is accepted and served the same way."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
-from chalicelib.services.generation.draws import Q_WINDOW, draw_batch, make_rng, window_matches
+from chalicelib.services.generation.draws import draw_batch, make_rng
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, select
+from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
 from chalicelib.services.snapshots import ActiveSnapshotReader
 
 
-class AddressReader(Protocol):
+class AddressReader(TextIndexReader, Protocol):
     def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None: ...
     def get_many_by_ordinal(
         self, snapshot_id: str, layout: Layout, ordinals: Sequence[int]
@@ -60,8 +61,7 @@ def generate(filters: Filters, sources: Sources, *, seed: str | None) -> Outcome
     outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed)
     if not outcome.results:  # only a q search can come back empty
         raise NoPoolCoverage(
-            f"no published address in {filters.country} matching these filters contains {filters.q!r} "
-            f"(up to {Q_WINDOW} matching addresses are examined)"
+            f"no published address in {filters.country} matching these filters contains {filters.q!r}"
         )
     return outcome
 
@@ -86,22 +86,23 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         return sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals)
 
     if filters.q:
-        addresses = _from_matches(window_matches(selection, rng, fetch, filters.q), rng, request)
+        query, pool = parse(filters.q), sources.pool
+        addresses = draw_text(
+            query,
+            selection,
+            rng,
+            fetch,
+            pool,
+            count=request.count,
+            unique=request.unique,
+            excluded=request.excluded,
+        )
     else:
         addresses = draw_batch(
             selection, rng, fetch, count=request.count, unique=request.unique, excluded=request.excluded
         )
     results = [Generated(a, make_profile(a.country, rng.getrandbits(63))) for a in addresses]
     return Outcome(snapshot, results)
-
-
-def _from_matches(
-    matches: list[PublishedAddress], rng: random.Random, request: BatchRequest
-) -> list[PublishedAddress]:
-    allowed = [a for a in matches if a.id not in request.excluded]
-    if request.unique:
-        return rng.sample(allowed, min(request.count, len(allowed)))
-    return [rng.choice(allowed) for _ in range(request.count)] if allowed else []
 
 
 def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, PublishedSnapshot]:

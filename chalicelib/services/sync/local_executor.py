@@ -85,8 +85,10 @@ class LocalExecutor:
                 on_stage(f"write {country}")
             steps.save_running_report(building=country)
             self._stage(steps, pool, "write", [s for s in shards if s["country"] == country])
+            self._stage(steps, pool, "index", steps.index_items(country))
             self._stage(steps, None, "publish", [{"country": country}])
         steps.close("write")
+        steps.close("index")
         steps.close("publish")
 
     def _stage(

@@ -25,6 +25,9 @@ class PoolWriter(Protocol):
     def put_addresses(
         self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress], first_ordinal: int = 0
     ) -> int: ...
+    def put_text_index(
+        self, snapshot_id: str, layout: Layout, postings: Mapping[str, Sequence[int]]
+    ) -> int: ...
     def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int: ...
 
 

@@ -20,6 +20,7 @@ from chalicelib.domain.snapshots import (
     Snapshot,
     build_snapshot,
 )
+from chalicelib.domain.text_search import postings
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.admission import Admission, Row, Tallies
@@ -241,6 +242,8 @@ def _write(
     record_writing(catalog, published)
     progress.country_stage(country, f"writing {snapshot.count} addresses")
     written = pool.put_addresses(snapshot.id, layout, snapshot.addresses)
+    progress.country_stage(country, "writing the text index")
+    written += pool.put_text_index(snapshot.id, layout, postings(enumerate(snapshot.addresses)))
     progress.country_stage(country, f"writing {len(snapshot.locations)} locations")
     locations = list(snapshot.locations.values())
     written += catalog.put_locations(snapshot.id, layout, locations)

@@ -12,7 +12,9 @@ as a Step Functions execution with Lambda workers (`state_machine`).
     route    per street cell: survivors by (country, stratum, region) order cell and part
     sort     per part of an order cell: sorted (external merge sort), digested, locations indexed
     plan     per country: prefix sums place the parts; snapshot id, catalog, shards of the write
-    write    per shard: one ordinal range of pool items
+    write    per shard: one ordinal range of pool items, and its tokens' ordinals by index partition
+    index    per country and index partition: every shard's postings of its tokens merged, written
+             as the snapshot's text index (heads and chunks)
     publish  per country: verify the items written, then the conditional pointer write, then sweep
 
 Each stage's items are a JSON list at `items/<stage>.json`, written by the step that closes the
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -43,6 +46,7 @@ from chalicelib.domain.snapshots import (
     order_key,
     shift_locations,
 )
+from chalicelib.domain.text_search import postings
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.admission import Admission, Row, Tallies, leave
@@ -95,13 +99,14 @@ from chalicelib.storage.sync_work import (
     load_location,
 )
 
-STAGES = ("bounds", "map", "objects", "dedupe", "texts", "route", "sort", "plan", "write", "publish")
+STAGES = ("bounds", "map", "objects", "dedupe", "texts", "route", "sort", "plan", "write", "index", "publish")
 ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
 CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
 SORT_CHUNK = 100_000  # rows a sort task holds before it spills a sorted run to disk
 PART_ROWS = 500_000  # rows one sort task takes, about: a few minutes, well inside Lambda's 15
 SAMPLE_EVERY = 1_000  # one kept row in this many gives its order key to the splitters
 SHARD_ROWS = 20_000  # addresses one write task writes
+INDEX_ROWS = 200_000  # addresses whose tokens one index task merges (some 15 postings each)
 MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
 # Rows a Lambda task takes in: mapping runs at about 230 µs a row (make bench-sync-scale), so 2 M
 # rows take some 8 of Lambda's 15 minutes. A source group, extract or country above it is marked
@@ -459,7 +464,39 @@ class ShardedSync:
         written = self.pool.put_addresses(
             plan["snapshotId"], published.layout, addresses, shard.first_ordinal
         )
+        partitions = index_partitions(published.count)
+        by_partition: dict[int, list[str]] = {}
+        for token, ordinals in postings(enumerate(addresses, start=shard.first_ordinal)).items():
+            line = f"{token}\t{','.join(map(str, ordinals))}"
+            by_partition.setdefault(_partition_of(token, partitions), []).append(line)
+        for partition, lines in by_partition.items():
+            self.work.write_lines(
+                f"{_postings_prefix(country, partition)}{shard.first_ordinal:012d}.txt", lines
+            )
         return {"country": country, "written": written}
+
+    # -- index --------------------------------------------------------------------------------
+
+    def index_partition(self, item: dict[str, Any]) -> dict[str, Any]:
+        """Merge every shard's postings of this partition's tokens (shards in ordinal order, so
+        each token's ordinals come out ascending) and write them as the text index."""
+        country, partition = item["country"], int(item["partition"])
+        plan = self.work.read_json(f"plan/{country}.json")
+        merged: dict[str, list[int]] = {}
+        for key in sorted(self.work.keys(_postings_prefix(country, partition))):
+            for line in self.work.read_lines(key):
+                token, ordinals = line.split("\t")
+                merged.setdefault(token, []).extend(int(o) for o in ordinals.split(","))
+        indexed = self.pool.put_text_index(plan["snapshotId"], self._published(plan).layout, merged)
+        return {"country": country, "partition": partition, "indexed": indexed}
+
+    def index_items(self, country: str) -> list[dict[str, Any]]:
+        """The index tasks of a country whose write is planned."""
+        planned = self.work.read_json(_done_key("plan", {"country": country}))
+        if not planned["shards"]:
+            return []
+        count = sum(self.work.read_json(f"plan/{country}.json")["strata"])
+        return [{"country": country, "partition": p} for p in range(index_partitions(count))]
 
     # -- publish ------------------------------------------------------------------------------
 
@@ -474,12 +511,15 @@ class ShardedSync:
             published.snapshot_id, published, country, plan["incomplete"], plan["locations"]
         )
         written = [self.work.read_json(k)["written"] for k in self.work.keys(f"done/write/{country}-")]
-        outcome.items_written = sum(written) + planned["catalogItems"]
+        indexed = [self.work.read_json(k)["indexed"] for k in self.work.keys(f"done/index/{country}-")]
+        outcome.items_written = sum(written) + sum(indexed) + planned["catalogItems"]
         try:
             if sum(written) != 2 * published.count * bool(planned["shards"]):
                 raise PublishConflict(
                     f"{country}: {sum(written)} pool items written, {2 * published.count} planned"
                 )
+            if len(indexed) != len(self.index_items(country)):
+                raise PublishConflict(f"{country}: {len(indexed)} index partitions written")
             active = self.catalog.active_snapshot(country)
             outcome.status = publish_snapshot(self.catalog, published, active, self.clock)
             outcome.items_deleted = sweep(
@@ -548,6 +588,10 @@ class ShardedSync:
         self.work.write_json("items/write.json", shards)
 
     def _close_write(self) -> None:
+        items = [item for country in self.job.countries for item in self.index_items(country)]
+        self.work.write_json("items/index.json", items)
+
+    def _close_index(self) -> None:
         self.work.write_json("items/publish.json", [{"country": c} for c in self.job.countries])
 
     def _close_publish(self) -> None:
@@ -645,6 +689,7 @@ _TASKS: dict[str, Callable[[ShardedSync, dict[str, Any]], dict[str, Any]]] = {
     "sort": ShardedSync.sort_cell,
     "plan": ShardedSync.plan_country,
     "write": ShardedSync.write_shard,
+    "index": ShardedSync.index_partition,
     "publish": ShardedSync.publish_country,
 }
 _CLOSERS: dict[str, Callable[[ShardedSync], None]] = {
@@ -657,6 +702,7 @@ _CLOSERS: dict[str, Callable[[ShardedSync], None]] = {
     "sort": ShardedSync._close_sort,
     "plan": ShardedSync._close_plan,
     "write": ShardedSync._close_write,
+    "index": ShardedSync._close_index,
     "publish": ShardedSync._close_publish,
 }
 
@@ -666,8 +712,22 @@ def runner_for(rows: int) -> str:
     return "container" if rows > LAMBDA_ROWS else "lambda"
 
 
+def index_partitions(count: int) -> int:
+    return max(1, -(-count // INDEX_ROWS))
+
+
+def _partition_of(token: str, partitions: int) -> int:
+    return zlib.crc32(token.encode()) % partitions
+
+
+def _postings_prefix(country: str, partition: int) -> str:
+    return f"postings/{country}/{partition:04d}/"
+
+
 def _done_key(stage: str, item: dict[str, Any]) -> str:
-    if stage == "write":
+    if stage == "index":
+        name = f"{item['country']}-{int(item['partition']):04d}"
+    elif stage == "write":
         name = f"{item['country']}-{item['shard']['first_ordinal']:012d}"
     elif stage == "sort":
         key = (int(item["key"][0]), str(item["key"][1]))

@@ -1,0 +1,155 @@
+"""What free text `q` means, and the posting lists an index of it is made of.
+
+Matching (the contract's "text that must occur in the selected address components"), on the
+text of every component, the one-line form and the names in other languages, after search_key
+(full-width = half-width, case folded, accents stripped: `Asvellir` finds `Ásvellir`):
+- text in alphabetic scripts and digits is compared by whole words: every word of `q` must be a
+  word of the address (`minna st` finds `MINNA ST`, `Minna St`; `strasse` does not find
+  `Hauptstrasse`);
+- text in Han, kana and Hangul, written without spaces, is compared as a substring: every run of
+  it in `q` must occur in the address's text (`千駄木5丁目` finds `千駄木５丁目`, `光路` finds
+  `莒光路144巷`).
+
+The index holds, per token, the ordinals of the addresses that contain it: the words, and the
+characters and character pairs of CJK runs. A query's tokens are a subset of every matching
+address's tokens, so the ordinals of its rarest token hold every match; a candidate drawn from
+them is read and kept when `matches` says so, which keeps a draw exactly uniform over the
+matches."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.locations import search_key
+from chalicelib.domain.snapshots import Range
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
+_PIECE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}_]+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+")
+
+
+@dataclass(frozen=True)
+class Query:
+    words: frozenset[str]
+    runs: tuple[str, ...]  # CJK runs, matched as substrings
+
+    @property
+    def tokens(self) -> frozenset[str]:
+        return self.words | {t for run in self.runs for t in _run_tokens(run)}
+
+
+def parse(q: str) -> Query:
+    key = search_key(q)
+    words = frozenset(p for p in _PIECE.findall(key) if not _CJK_RUN.fullmatch(p))
+    return Query(words, tuple(_CJK_RUN.findall(key)))
+
+
+def tokens(text: str) -> set[str]:
+    """Every token of a text: its words, and the characters and pairs of its CJK runs."""
+    found: set[str] = set()
+    for piece in _PIECE.findall(search_key(text)):
+        found |= _run_tokens(piece) if _CJK_RUN.fullmatch(piece) else {piece}
+    return found
+
+
+def matches(query: Query, text: str) -> bool:
+    key = search_key(text)
+    words = {p for p in _PIECE.findall(key) if not _CJK_RUN.fullmatch(p)}
+    return query.words <= words and all(run in key for run in query.runs)
+
+
+def searchable(address: PublishedAddress) -> str:
+    """The text q is matched against: every component, the one-line form, and names in other languages."""
+    texts = [*address.components.values(), address.formatted]
+    texts += [name for names in address.names.values() for name in names.values()]
+    return " ".join(t for t in texts if t)
+
+
+def postings(addresses: Iterable[tuple[int, PublishedAddress]]) -> dict[str, list[int]]:
+    """Every token's ordinals, ascending when the addresses come in ordinal order."""
+    found: dict[str, list[int]] = {}
+    for ordinal, address in addresses:
+        for token in tokens(searchable(address)):
+            found.setdefault(token, []).append(ordinal)
+    return found
+
+
+def _run_tokens(run: str) -> set[str]:
+    return set(run) | {run[i : i + 2] for i in range(len(run) - 1)}
+
+
+def is_searchable(q: str) -> bool:
+    """Whether `q` has any token at all (punctuation alone has none)."""
+    return bool(parse(q).tokens)
+
+
+# --- posting lists ---------------------------------------------------------------------------
+
+
+def encode(ordinals: Sequence[int]) -> bytes:
+    """Ascending ordinals as varint deltas: a street's few hundred addresses in a few hundred bytes."""
+    out = bytearray()
+    previous = 0
+    for ordinal in ordinals:
+        delta = ordinal - previous
+        previous = ordinal
+        while delta >= 0x80:
+            out.append(delta & 0x7F | 0x80)
+            delta >>= 7
+        out.append(delta)
+    return bytes(out)
+
+
+def decode(data: bytes) -> list[int]:
+    ordinals: list[int] = []
+    value = shift = previous = 0
+    for byte in data:
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            previous += value
+            ordinals.append(previous)
+            value = shift = 0
+    return ordinals
+
+
+def in_ranges(ordinals: Sequence[int], ranges: Iterable[Range]) -> list[int]:
+    """The ordinals (ascending) that fall in any of the ranges."""
+    kept: list[int] = []
+    for r in sorted(ranges, key=lambda r: r.start):
+        kept += ordinals[bisect.bisect_left(ordinals, r.start) : bisect.bisect_left(ordinals, r.end)]
+    return kept
+
+
+# A token's postings are stored with it while they are few (one read finds them all), otherwise in
+# chunks whose first and last ordinals and counts the token's head lists: a draw reads the head,
+# the chunks a selection's range boundaries cut, and the chunk that holds the drawn posting.
+INLINE_POSTINGS = 2_000
+CHUNK_POSTINGS = 4_000
+
+
+@dataclass(frozen=True)
+class Chunk:
+    first: int
+    last: int
+    count: int
+
+
+@dataclass(frozen=True)
+class TokenHead:
+    count: int
+    inline: tuple[int, ...] = ()  # every posting, when count <= INLINE_POSTINGS
+    chunks: tuple[Chunk, ...] = ()
+
+
+def split(ordinals: Sequence[int]) -> tuple[TokenHead, list[list[int]]]:
+    """A token's head, and its chunks when it has too many postings to keep them in the head."""
+    if len(ordinals) <= INLINE_POSTINGS:
+        return TokenHead(len(ordinals), inline=tuple(ordinals)), []
+    chunks = [list(ordinals[i : i + CHUNK_POSTINGS]) for i in range(0, len(ordinals), CHUNK_POSTINGS)]
+    listed = tuple(Chunk(c[0], c[-1], len(c)) for c in chunks)
+    return TokenHead(len(ordinals), chunks=listed), chunks
