@@ -57,7 +57,7 @@ def main(countries: list[str]) -> list[str]:
         calls = counter.counts()
         items = sum(o.items_written for o in report.countries.values())
         doc = _sample_doc(wired, report)
-        index = _index_size(bare_client(engine.endpoint), wired.settings.pool_table)
+        index = _index_size(bare_client(engine.endpoint), wired)
         bare = bare_client(engine.endpoint)
         one = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=1)
         many = _bare_rate(bare, wired.settings.pool_table, items, doc, threads=WRITERS)
@@ -65,18 +65,21 @@ def main(countries: list[str]) -> list[str]:
     return [*lines, *_index_lines(report, phases.indexing, total, index)]
 
 
-def _index_size(client: Any, table: str) -> tuple[int, int]:
-    """The text index's items and bytes (key and document), read back with a Scan: bench only."""
+def _index_size(client: Any, wired: deps.Dependencies) -> tuple[int, int]:
+    """The text index's items and bytes (key and document), read back by its partitions."""
     items = size = 0
-    pages = client.get_paginator("scan").paginate(
-        TableName=table,
-        FilterExpression="begins_with(pk, :q)",
-        ExpressionAttributeValues={":q": {"S": "Q#"}},
-    )
-    for page in pages:
-        for item in page["Items"]:
-            items += 1
-            size += sum(len(item[k]["S"].encode()) for k in ("pk", "sk", "doc"))
+    paginator = client.get_paginator("query")
+    for snapshot in wired.stores.catalog.active_snapshots().values():
+        for bucket in range(snapshot.layout.buckets):
+            pages = paginator.paginate(
+                TableName=wired.settings.pool_table,
+                KeyConditionExpression="pk = :pk",
+                ExpressionAttributeValues={":pk": {"S": f"Q#{snapshot.snapshot_id}#{bucket}"}},
+            )
+            for page in pages:
+                for item in page["Items"]:
+                    items += 1
+                    size += sum(len(item[k]["S"].encode()) for k in ("pk", "sk", "doc"))
     return items, size
 
 

@@ -185,8 +185,11 @@ def _take_all(
     order = list(ordinals)
     rng.shuffle(order)
     matched: list[PublishedAddress] = []
-    for start in range(0, len(order), READ_CHUNK):
-        chunk = order[start : start + READ_CHUNK]
+    # The first read asks for just what is wanted: where every candidate matches (whole words
+    # whose postings were intersected), one address costs one read of one item.
+    first = min(READ_CHUNK, count) if unique else READ_CHUNK
+    for start, end in _reads(len(order), first):
+        chunk = order[start:end]
         fetched = fetch(chunk)
         matched += [fetched[o] for o in chunk if o in fetched and keep(fetched[o])]
         if unique and len(matched) >= count:
@@ -194,6 +197,11 @@ def _take_all(
     if unique:
         return matched[:count]
     return [rng.choice(matched) for _ in range(count)] if matched else []
+
+
+def _reads(total: int, first: int) -> list[tuple[int, int]]:
+    bounds = [0, *range(first, total, READ_CHUNK), total]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _intersection(heads: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks) -> list[int]:
