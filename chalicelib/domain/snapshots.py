@@ -22,7 +22,9 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.locations import LocationType, location_id, value_key
 
-SNAPSHOT_FORMAT = 3  # bump when the stored layout changes, so equal content still gets a new id
+SNAPSHOT_FORMAT = (
+    4  # bump when the stored layout changes, so equal content still gets a new id (4: the text index)
+)
 
 
 @dataclass(frozen=True, slots=True)

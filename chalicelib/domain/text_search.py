@@ -27,7 +27,11 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import search_key
 from chalicelib.domain.snapshots import Range
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
+_CJK = (
+    "\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3\u1100-\u11ff"
+    "\u3130-\u318f\U00020000-\U000323af"
+)  # kana, Han (with 々〆〇 and the extensions) and Hangul
+_LONGEST = 100  # characters of a token kept: a sort key has at most 1,024 bytes
 _PIECE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}_]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 
@@ -39,7 +43,9 @@ class Query:
 
     @property
     def tokens(self) -> frozenset[str]:
-        return self.words | {t for run in self.runs for t in _run_tokens(run)}
+        """What the index is asked for: the words, and each CJK run's pairs (its character when
+        it has one): every match holds them all."""
+        return frozenset({_indexed(w) for w in self.words} | {p for run in self.runs for p in _pairs(run)})
 
 
 def parse(q: str) -> Query:
@@ -52,7 +58,7 @@ def tokens(text: str) -> set[str]:
     """Every token of a text: its words, and the characters and pairs of its CJK runs."""
     found: set[str] = set()
     for piece in _PIECE.findall(search_key(text)):
-        found |= _run_tokens(piece) if _CJK_RUN.fullmatch(piece) else {piece}
+        found |= set(piece) | set(_pairs(piece)) if _CJK_RUN.fullmatch(piece) else {_indexed(piece)}
     return found
 
 
@@ -78,8 +84,14 @@ def postings(addresses: Iterable[tuple[int, PublishedAddress]]) -> dict[str, lis
     return found
 
 
-def _run_tokens(run: str) -> set[str]:
-    return set(run) | {run[i : i + 2] for i in range(len(run) - 1)}
+def _pairs(run: str) -> list[str]:
+    return [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+
+
+def _indexed(word: str) -> str:
+    """A word as the index keys it: its first _LONGEST characters (both sides alike; `matches`
+    checks the whole word)."""
+    return word[:_LONGEST]
 
 
 def is_searchable(q: str) -> bool:
@@ -130,6 +142,9 @@ def in_ranges(ordinals: Sequence[int], ranges: Iterable[Range]) -> list[int]:
 # the chunks a selection's range boundaries cut, and the chunk that holds the drawn posting.
 INLINE_POSTINGS = 2_000
 CHUNK_POSTINGS = 4_000
+# A head lists at most this many chunks (some 30 bytes each, under DynamoDB's 400 KB item): a token
+# in every address of a country of 100 million has chunks of 20,000 postings instead.
+MAX_CHUNKS = 5_000
 
 
 @dataclass(frozen=True)
@@ -146,10 +161,11 @@ class TokenHead:
     chunks: tuple[Chunk, ...] = ()
 
 
-def split(ordinals: Sequence[int]) -> tuple[TokenHead, list[list[int]]]:
+def split(ordinals: Sequence[int], max_chunks: int = MAX_CHUNKS) -> tuple[TokenHead, list[list[int]]]:
     """A token's head, and its chunks when it has too many postings to keep them in the head."""
     if len(ordinals) <= INLINE_POSTINGS:
         return TokenHead(len(ordinals), inline=tuple(ordinals)), []
-    chunks = [list(ordinals[i : i + CHUNK_POSTINGS]) for i in range(0, len(ordinals), CHUNK_POSTINGS)]
+    size = max(CHUNK_POSTINGS, -(-len(ordinals) // max_chunks))
+    chunks = [list(ordinals[i : i + size]) for i in range(0, len(ordinals), size)]
     listed = tuple(Chunk(c[0], c[-1], len(c)) for c in chunks)
     return TokenHead(len(ordinals), chunks=listed), chunks

@@ -143,3 +143,10 @@ def test_exclusions_and_draws_with_replacement() -> None:
 @pytest.mark.parametrize("q", ["zzz", "main zzz", " ,. "])
 def test_no_match_is_empty(q: str) -> None:
     assert _draw(q, EVERYTHING, "z")[0] == []
+
+
+def test_draws_with_replacement_fill_the_batch_from_rare_matches_and_stay_empty_without() -> None:
+    found, _ = _draw("main road", EVERYTHING, "seed5", count=10, unique=False)
+    assert [a.components.street for a in found] == ["Main Road"] * 10
+    assert _draw("4445", (Range(0, 10),), "s", count=3, unique=False)[0] == []  # none in the ranges
+    assert _draw("main", (Range(0, 1),), "s", count=2, unique=False)[0] == []

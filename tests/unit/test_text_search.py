@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.domain.snapshots import Range
-from chalicelib.domain.text_search import decode, encode, in_ranges, is_searchable, matches, parse, tokens
+from chalicelib.domain.text_search import (
+    MAX_CHUNKS,
+    decode,
+    encode,
+    in_ranges,
+    is_searchable,
+    matches,
+    parse,
+    split,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -21,6 +31,9 @@ from chalicelib.domain.text_search import decode, encode, in_ranges, is_searchab
         ("光路", "金門縣金城鎮莒光路144巷", True),  # CJK: a substring
         ("光金", "金門縣金城鎮莒光路144巷", False),  # both characters there, not together
         ("광교중앙로49번길", "광교중앙로49번길 46", True),
+        ("代々木", "代々木3丁目", True),  # 々 is Han: one run
+        ("代々木", "佐々木町 代田", False),
+        ("𠮷", "𠮷野家", True),  # CJK Extension B
         ("улица Покровка", "улица Покровка 17", True),
     ],
 )
@@ -50,3 +63,17 @@ def test_postings_within_the_selection_s_ranges() -> None:
     ordinals = [1, 5, 9, 12, 20, 31]
     assert in_ranges(ordinals, [Range(10, 21), Range(0, 6)]) == [1, 5, 12, 20]
     assert in_ranges(ordinals, [Range(21, 30)]) == []
+
+
+def test_long_words_are_keyed_by_their_start_and_matched_whole() -> None:
+    word = "a" * 150
+    assert parse(word).tokens == {"a" * 100}
+    assert parse(word).tokens <= tokens(f"{word} 1")
+    assert not matches(parse("a" * 150), "a" * 120)
+
+
+def test_a_token_in_every_address_of_a_huge_country_keeps_its_head_small() -> None:
+    head, chunks = split(range(100_000), max_chunks=5)  # as 100 million with MAX_CHUNKS
+    assert len(head.chunks) == len(chunks) == 5
+    assert [c.count for c in head.chunks] == [20_000] * 5
+    assert len(split(range(100_000))[0].chunks) == 25 < MAX_CHUNKS  # 4,000 a chunk below the cap

@@ -137,7 +137,7 @@ def draw_text(
     if unique and pool.total <= TAKE_ALL:
         return _take_all(pool.every(), rng, fetch, keep, count, unique)
     found, exhausted = _rounds(pool, rng, fetch, keep, count, unique)
-    if exhausted or len(found) == count or (found and not unique):
+    if exhausted or len(found) == count:
         return found
     return _take_all(_intersection(heads, ranges, read), rng, fetch, keep, count, unique)
 
@@ -153,11 +153,16 @@ def _rounds(
     """Draws in rounds; and whether every candidate was tried (the matches found are then all)."""
     found: list[PublishedAddress] = []
     tried: set[int] = set()
-    for _ in range(MAX_ROUNDS):
+    if pool.total == 0:
+        return found, True
+    for round_number in range(MAX_ROUNDS):
         need = count - len(found)
         if need == 0:
             break
-        ask = min(READ_CHUNK, 2 * need)  # twice as many: rejected candidates are absorbed
+        # Twice as many as needed, then eight times more each round: a q whose every word
+        # matches costs no more than it must, one whose rarest word's addresses seldom match
+        # tries a few hundred candidates before the fallback.
+        ask = min(READ_CHUNK, 2 * need * 8**round_number)
         positions: list[int] = []
         while len(positions) < ask and (not unique or len(tried) < pool.total):
             position = rng.randrange(pool.total)
