@@ -91,9 +91,11 @@ $(CDK_CLI_STAMP): infra/aws/cli/package.json infra/aws/cli/package-lock.json
 	npm ci --prefix infra/aws/cli --no-audit --no-fund --loglevel=error
 	@touch $@
 
-## Needs AWS credentials and a bootstrapped account (cdk bootstrap); not run by CI.
+## Needs AWS credentials and a bootstrapped account (cdk bootstrap); not run by CI. One account per
+## stage: ACCOUNT is the stage's account id, and cdk refuses credentials of any other account.
 deploy: install $(CDK_CLI_STAMP)
-	$(BIN)/python -m infra.aws.app --stage $(STAGE) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),)
+	@test -n "$(ACCOUNT)" || { echo "make deploy needs ACCOUNT=<the $(STAGE) account id> (README: Deploy)"; exit 2; }
+	$(BIN)/python -m infra.aws.app --stage $(STAGE) --account $(ACCOUNT) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),)
 	infra/aws/cli/node_modules/.bin/cdk deploy --app infra/cdk.out --require-approval broadening $(STAGE)
 
 ## Benchmarks (print ratios; never part of the pass/fail of make test).

@@ -27,8 +27,14 @@ def configure(level: str) -> None:
     _logger.setLevel(level.upper())
 
 
+# Lambda's JSON log format filters application logs by a "level" key with its own names (an unknown
+# name counts as INFO, so WARNING would never be filtered as a warning).
+_LAMBDA_LEVELS = {logging.WARNING: "WARN", logging.CRITICAL: "FATAL"}
+
+
 def log_event(event: str, *, level: int = logging.INFO, **fields: Any) -> None:
     """Log one event; callers pass only non-secret fields (token ids, never bearer values)."""
     if _logger.isEnabledFor(level):
-        record = {"level": logging.getLevelName(level), "event": event, **fields}
+        name = _LAMBDA_LEVELS.get(level, logging.getLevelName(level))
+        record = {"level": name, "event": event, **fields}
         _logger.log(level, json.dumps(record, default=str, ensure_ascii=False))

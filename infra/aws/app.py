@@ -27,11 +27,14 @@ def _japan_post() -> Path:
     return database.parent
 
 
-def build(out_dir: Path, artifacts: Artifacts, stages: list[str] | None = None) -> cdk.App:
-    """The CDK app with its stacks and the AWS Solutions checks, not yet synthesized."""
+def build(
+    out_dir: Path, artifacts: Artifacts, stages: list[str] | None = None, env: cdk.Environment | None = None
+) -> cdk.App:
+    """The CDK app with its stacks and the AWS Solutions checks, not yet synthesized. `env`: the
+    account and region to deploy to (one account per stage); without it, an agnostic template."""
     app = cdk.App(outdir=str(out_dir))
     for name in stages or list(STAGES):
-        acknowledge(ServiceStack(app, STAGES[name], artifacts))
+        acknowledge(ServiceStack(app, STAGES[name], artifacts, env=env))
     cdk.Aspects.of(app).add(AwsSolutionsChecks(verbose=True))
     return app
 
@@ -43,7 +46,15 @@ def main() -> None:
         "--stage", action="append", choices=sorted(STAGES), help="only this stage (repeatable)"
     )
     parser.add_argument("--alarm-email", help="subscribe this address to the alarms topic")
+    parser.add_argument(
+        "--account",
+        help="the stage's own AWS account (cdk deploy then refuses credentials of any other)",
+    )
+    region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    parser.add_argument("--region", default=region, help="the stage's region (default: AWS_REGION)")
     args = parser.parse_args()
+    if args.account and not args.region:
+        parser.error("--account needs --region (or AWS_REGION)")
     os.chdir(INFRA_DIR)  # Chalice's construct packages into ./chalice.out
     artifacts = Artifacts(
         stub_package=args.stub_package,
@@ -51,7 +62,8 @@ def main() -> None:
         japan_post=_japan_post(),
         alarm_email=args.alarm_email,
     )
-    build(OUT_DIR, artifacts, args.stage).synth()
+    env = cdk.Environment(account=args.account, region=args.region) if args.account else None
+    build(OUT_DIR, artifacts, args.stage, env).synth()
     print(f"templates in {OUT_DIR}: " + ", ".join(sorted(p.name for p in OUT_DIR.glob("*.template.json"))))
 
 

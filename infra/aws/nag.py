@@ -58,7 +58,14 @@ def acknowledge(stack: ServiceStack) -> ServiceStack:
             )
         ],
     )
-    sources = "GetObject of the source files the acquisition stores under this prefix"
+    xray = NagPackSuppression(
+        id="AwsSolutions-IAM5",
+        reason="X-Ray's trace writes take no resource ARN (AWS requires '*'); the functions trace actively",
+        applies_to=["Resource::*"],
+    )
+    for function in ("APIHandler", "SyncPool", "SyncStep"):
+        suppress(stack, f"{path}/{function}Role/DefaultPolicy/Resource", [xray])
+    sources = "the source files the acquisition stores under this prefix (written by the Lambda only)"
     work = "a sync run's intermediate files, named per run and task under this prefix"
     sync_objects = [_objects_why(stack, "sources/", sources), _objects_why(stack, "sync-work/", work)]
     suppress(stack, f"{path}/SyncStepRole/DefaultPolicy/Resource", sync_objects)

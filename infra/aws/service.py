@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from aws_cdk import ArnFormat, Duration, Stack
+from aws_cdk import ArnFormat, Duration, Environment, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_stepfunctions as sfn
@@ -23,7 +23,6 @@ from infra.aws.sync_task import SyncTask
 
 # The logical ids `chalice package` gives the app's functions in its SAM template.
 API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
-API_NAME = "address-generation-service"  # .chalice/config.json's app_name: the REST API's name
 SYNC_TIMEOUT = Duration.hours(12)
 MANIFEST_NAME = "manifest.json"  # the operator's manifest, in the source store (README: Deploy)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
@@ -41,13 +40,16 @@ class Artifacts:
 
 
 class ServiceStack(Stack):
-    def __init__(self, scope: Construct, stage: Stage, artifacts: Artifacts) -> None:
+    def __init__(
+        self, scope: Construct, stage: Stage, artifacts: Artifacts, env: Environment | None = None
+    ) -> None:
         # The stack's id is the Chalice stage's name: Chalice's construct packages that stage.
         super().__init__(
             scope,
             stage.name,
             stack_name=stage.prefix,
             description=f"Address Generation Service ({stage.name})",
+            env=env,
         )
         self.stage = stage
         self.data = Data(
@@ -83,7 +85,7 @@ class ServiceStack(Stack):
             self,
             "Monitoring",
             stage=stage,
-            api_name=API_NAME,
+            api_name=stage.api_name,
             functions={name: self.app.get_resource(name).ref for name in self.log_groups},
             tables=self.data.tables(),
             state_machine=self.state_machine,
@@ -186,9 +188,21 @@ class ServiceStack(Stack):
         for name, group in self.log_groups.items():
             function = app.get_resource(name)
             function.add_property_override("Role", self.roles[name].role_arn)
+            # The app writes one JSON object per line with a "level" (chalicelib/logs.py): in the
+            # JSON format Lambda keeps them as they are and filters them by level.
             function.add_property_override(
-                "LoggingConfig", {"LogGroup": group.log_group_name, "LogFormat": "Text"}
+                "LoggingConfig",
+                {
+                    "LogGroup": group.log_group_name,
+                    "LogFormat": "JSON",
+                    "ApplicationLogLevel": "INFO",
+                    "SystemLogLevel": "WARN",
+                },
             )
+            function.add_property_override("Tracing", "Active")
+        reserved = {API_FUNCTION: self.stage.api_concurrency, STEP_FUNCTION: self.stage.sync_concurrency}
+        for name, count in reserved.items():
+            app.get_resource(name).add_property_override("ReservedConcurrentExecutions", count)
         app.add_environment_variable("CURSOR_SECRET_ARN", self.data.cursor_secret.secret_arn, API_FUNCTION)
         for function in (SYNC_FUNCTION, API_FUNCTION):  # the schedule's and the console's starts
             app.add_environment_variable("SYNC_STATE_MACHINE", self.state_machine.state_machine_arn, function)
@@ -245,6 +259,20 @@ class ServiceStack(Stack):
             )
         self.state_machine.grant_start_execution(roles[SYNC_FUNCTION])
         self.state_machine.grant_start_execution(api)  # the console's Start sync
+        api.add_to_policy(  # ... which first asks whether one is running
+            iam.PolicyStatement(
+                actions=["states:ListExecutions"], resources=[self.state_machine.state_machine_arn]
+            )
+        )
+        # The acquisition (the Lambda only) keeps each fetched file in the source store: a
+        # multipart upload for a large one, and a copy to re-record an unchanged one's metadata.
+        step.add_to_policy(_objects(["s3:PutObject", "s3:AbortMultipartUpload"], data, SOURCES_PREFIX))
+        for role in roles.values():  # X-Ray accepts no resource narrower than "*"
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["xray:PutTraceSegments", "xray:PutTelemetryRecords"], resources=["*"]
+                )
+            )
 
 
 def _objects(actions: list[str], data: Data, prefix: str) -> iam.PolicyStatement:

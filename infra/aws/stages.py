@@ -12,14 +12,36 @@ class Stage:
     throttle_rate: int  # API Gateway stage default: steady requests per second
     throttle_burst: int
     sync_concurrency: int  # Lambda workers per Distributed Map stage of the sync
+    # Reserved concurrency (README: Production choices): the API keeps this many instances however
+    # busy the sync is, and the sync's workers can never take more than the Map runs at once.
+    api_concurrency: int
 
     @property
     def prefix(self) -> str:
         """Names of the stage's resources, as .chalice/config.json's table names spell them."""
         return f"ags-{self.name}"
 
+    @property
+    def api_name(self) -> str:
+        """The REST API's name, unique per stage (Chalice would name both after the app)."""
+        return f"{self.prefix}-api"
+
 
 STAGES = {
-    "dev": Stage("dev", production=False, throttle_rate=50, throttle_burst=100, sync_concurrency=20),
-    "prod": Stage("prod", production=True, throttle_rate=500, throttle_burst=1000, sync_concurrency=100),
+    "dev": Stage(
+        "dev",
+        production=False,
+        throttle_rate=50,
+        throttle_burst=100,
+        sync_concurrency=20,
+        api_concurrency=20,
+    ),
+    "prod": Stage(
+        "prod",
+        production=True,
+        throttle_rate=500,
+        throttle_burst=1000,
+        sync_concurrency=100,
+        api_concurrency=200,
+    ),
 }

@@ -84,10 +84,18 @@ def wired(aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
 CALLS: list[dict[str, Any]] = []
 
 
+# Actions whose Lambda invocation fails as a denied write or a timeout would, before the handler
+# can report anything (set by a test).
+FAILING: set[str] = set()
+
+
 def _run_handler(function_name: str, qualifier: str | None, body: Any, *args: object) -> bytes:
     """A Lambda runtime for the state machine's calls: the app's real `sync_step` handler."""
     assert function_name.endswith("sync_step")
     event = json.loads(body)
+    if event["action"] in FAILING:
+        CALLS.append({"event": event, "result": None})
+        raise RuntimeError(f"AccessDenied in the {event['action']} task")
     result = sync_step(event, None)
     CALLS.append({"event": event, "result": result})
     return json.dumps(result).encode()
@@ -146,6 +154,39 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     second = _run(machine, "sync-2")  # the inputs are unchanged: the Choice state ends it
     assert second["status"] == "SUCCEEDED"
     assert json.loads(second["output"])["current"] is True
+
+
+def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes_on(
+    wired: deps.Dependencies, tmp_path: Path
+) -> None:
+    """Every execution used to die at its first state when the acquisition could not write (the
+    deployed role lacked s3:PutObject): a failed entry now ends in `Kept`, the others are fetched,
+    and the sync builds from what the store holds. moto's Distributed Map does not fail on a
+    failed item as Step Functions does, so the catches are read off the definition too."""
+    acquire = definition("arn:fn", manifest=MANIFEST)["States"]["Acquire"]
+    assert acquire["Catch"] == [{"ErrorEquals": ["States.ALL"], "ResultPath": None, "Next": "Start"}]
+    states = acquire["ItemProcessor"]["States"]
+    assert states["Task"]["Catch"][0]["ErrorEquals"] == ["States.ALL"]
+    assert states[states["Task"]["Catch"][0]["Next"]] == {
+        "Type": "Pass",
+        "Comment": "the store keeps what it held for this entry",
+        "End": True,
+    }
+    s3 = boto3.client("s3", region_name=REGION)
+    _upload_sources(s3, tmp_path)
+    s3.create_bucket(Bucket="ags-work")
+    machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
+    CALLS.clear()
+    FAILING.add("acquire")
+    try:
+        run = _run(machine, "sync-acquire-fails")
+    finally:
+        FAILING.clear()
+    assert run["status"] == "SUCCEEDED", run.get("cause")
+    tried = [c for c in CALLS if c["event"]["action"] == "acquire"]
+    assert len(tried) >= len(SOURCE_IDS)  # every entry tried (Step Functions retries each)
+    assert any(c["event"]["action"] == "close" for c in CALLS)  # the build went on to its stages
+    assert wired.stores.catalog.active_snapshot("AD") is not None
 
 
 def test_the_container_entry_point_runs_a_step_from_its_environment(

@@ -18,6 +18,7 @@ from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, Servic
 
 PROJECT = Path(__file__).resolve().parents[2]
 CHALICE_CONFIG = json.loads((PROJECT / ".chalice" / "config.json").read_text())
+XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
 FUNCTIONS = {API_FUNCTION: "api_handler", SYNC_FUNCTION: "sync_pool", STEP_FUNCTION: "sync_step"}
 
 
@@ -121,7 +122,11 @@ def test_each_function_gets_its_memory_timeout_role_log_group_and_the_tables(sta
         assert properties["MemorySize"] == configured[chalice_name]["lambda_memory_size"]
         assert properties["Timeout"] == configured[chalice_name]["lambda_timeout"]
         assert properties["Role"]["Fn::GetAtt"][0] in roles
-        assert "LogGroup" in properties["LoggingConfig"]
+        logging = properties["LoggingConfig"]
+        assert "LogGroup" in logging
+        # The app's JSON lines, filtered by their "level" (chalicelib/logs.py), with X-Ray traces.
+        assert (logging["LogFormat"], logging["ApplicationLogLevel"]) == ("JSON", "INFO")
+        assert properties["Tracing"] == "Active"
         variables = properties["Environment"]["Variables"]
         for variable, table in tables.items():
             assert variables[variable] == stack.resolve(table.table_name)
@@ -131,6 +136,11 @@ def test_each_function_gets_its_memory_timeout_role_log_group_and_the_tables(sta
     assert functions[STEP_FUNCTION]["Properties"]["EphemeralStorage"] == {"Size": 10240}
     assert functions[API_FUNCTION]["Properties"]["Timeout"] <= 29  # API Gateway's integration limit
     assert len({json.dumps(f["Properties"]["Role"]) for f in functions.values()}) == 3
+    # Reserved: the API keeps its instances however wide the sync runs, and the sync's workers
+    # stop at what its Map runs at once rather than drawing on the account's pool.
+    reserved = {name: f["Properties"].get("ReservedConcurrentExecutions") for name, f in functions.items()}
+    assert reserved[API_FUNCTION] == stack.stage.api_concurrency
+    assert reserved[STEP_FUNCTION] == stack.stage.sync_concurrency
 
 
 def test_the_schedule_starts_the_state_machine_built_from_the_repos_definition(stack: ServiceStack) -> None:
@@ -177,8 +187,8 @@ def test_least_privilege_the_api_writes_only_tokens_usage_and_audit_and_only_the
             if {"Ref": role_id} in p["Properties"]["Roles"]
             for s in p["Properties"]["PolicyDocument"]["Statement"]
         ]
-        for statement in statements:
-            assert statement["Resource"] != "*", statement
+        for statement in statements:  # X-Ray alone has no resource narrower than "*"
+            assert statement["Resource"] != "*" or set(actions(statement)) <= XRAY, statement
         return statements
 
     def actions(statement: dict[str, Any]) -> set[str]:
@@ -197,32 +207,53 @@ def test_least_privilege_the_api_writes_only_tokens_usage_and_audit_and_only_the
         if any(json.dumps(arn) in resources for arn in json.loads(served)):
             assert actions(statement) <= {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
     assert "dynamodb:BatchWriteItem" not in api
-    assert "states:StartExecution" in api  # the console's Start sync
+    assert {"states:StartExecution", "states:ListExecutions"} <= api  # the console's Start sync
+
+    def grants(role: str, action: str, resource_part: str) -> bool:
+        return any(
+            action in actions(statement) and resource_part in json.dumps(statement["Resource"])
+            for statement in statements_of(role)
+        )
+
+    # The acquisition keeps what it fetches in the source store (every execution used to die
+    # there, AccessDenied); the container task only reads it.
+    assert grants(STEP_FUNCTION, "s3:PutObject", '"/sources/*"')
+    assert not any(
+        "s3:PutObject" in actions(s) and "/sources/" in json.dumps(s["Resource"])
+        for p in policies.values()
+        if {"Ref": stack.resolve(stack.sync_task.role.role_name)["Ref"]} in p["Properties"]["Roles"]
+        for s in p["Properties"]["PolicyDocument"]["Statement"]
+    )
     assert {"dynamodb:BatchWriteItem", "s3:PutObject", "s3:ListBucket"} <= step
     assert "secretsmanager:GetSecretValue" in api
     assert "secretsmanager:GetSecretValue" not in step
-    assert schedule == {"states:StartExecution", "logs:CreateLogStream", "logs:PutLogEvents"}
+    assert schedule == {"states:StartExecution", "logs:CreateLogStream", "logs:PutLogEvents"} | XRAY
     assert not any("*" in action for action in api | step | schedule)
 
 
 def test_api_gateway_answers_in_the_error_shape_throttles_and_logs_json(stack: ServiceStack) -> None:
     template = Template.from_stack(stack)
-    responses = {
-        r["Properties"]["ResponseType"]: r["Properties"]
-        for r in _resources(template, "AWS::ApiGateway::GatewayResponse").values()
-    }
+    [api] = _resources(template, "AWS::Serverless::Api").values()
+    # Inside the definition, which SAM hashes into the deployment's name: a change to them is
+    # deployed with the API (as separate resources, a deployment could leave them out).
+    template.resource_count_is("AWS::ApiGateway::GatewayResponse", 0)
+    responses = api["Properties"]["DefinitionBody"]["x-amazon-apigateway-gateway-responses"]
     unknown = responses["MISSING_AUTHENTICATION_TOKEN"]
-    assert unknown["StatusCode"] == "404"
-    body = json.loads(unknown["ResponseTemplates"]["application/json"])
+    assert unknown["statusCode"] == "404"
+    body = json.loads(unknown["responseTemplates"]["application/json"])
     assert body["error"]["code"] == "INVALID_REQUEST"
     assert body["error"]["requestId"] == "$context.requestId"
-    assert responses["THROTTLED"]["ResponseParameters"]["gatewayresponse.header.Retry-After"] == "'60'"
+    assert responses["THROTTLED"]["responseParameters"]["gatewayresponse.header.Retry-After"] == "'60'"
     for kind in ("DEFAULT_4XX", "DEFAULT_5XX"):
-        assert "error" in json.loads(responses[kind]["ResponseTemplates"]["application/json"])
-    [api] = _resources(template, "AWS::Serverless::Api").values()
+        assert "error" in json.loads(responses[kind]["responseTemplates"]["application/json"])
+    # SAM's default also makes a stage named "Stage", unthrottled and unlogged; 3.0.1 does not.
+    assert api["Properties"]["OpenApiVersion"] == "3.0.1"
+    assert api["Properties"]["Name"] == f"ags-{stack.stage.name}-api"  # not shared by the stages
+    assert api["Properties"]["TracingEnabled"] is True
     [settings] = api["Properties"]["MethodSettings"]
     assert settings["ThrottlingRateLimit"] == stack.stage.throttle_rate
     assert settings["ThrottlingBurstLimit"] == stack.stage.throttle_burst
+    assert settings["MetricsEnabled"] is False  # per-method metrics nothing reads (~170 a stage)
     access_log = json.loads(api["Properties"]["AccessLogSetting"]["Format"])
     assert access_log["requestId"] == "$context.requestId"
     assert "authorization" not in json.dumps(access_log).lower()  # no token in the logs
@@ -238,11 +269,38 @@ def test_alarms_cover_5xx_lambda_errors_and_throttles_dynamodb_throttles_and_the
     for function in FUNCTIONS:
         assert {f"{function} Lambda errors", f"{function} Lambda throttles"} <= descriptions
     for table in ("Tokens", "RateLimits", "Pool", "Catalog"):
-        assert f"DynamoDB throttled requests on {table}" in descriptions
+        assert {
+            f"DynamoDB throttled reads on {table}",
+            f"DynamoDB throttled writes on {table}",
+        } <= descriptions
     assert {"a sync execution failed", "no successful sync in 2 days"} <= descriptions
     for alarm in alarms.values():
         assert alarm["Properties"]["AlarmActions"], alarm["Properties"]["AlarmDescription"]
+        assert alarm["Properties"]["Dimensions"] if "MetricName" in alarm["Properties"] else True
+    api_alarms = [
+        a["Properties"] for a in alarms.values() if a["Properties"].get("Namespace") == "AWS/ApiGateway"
+    ]
+    assert {d["Value"] for a in api_alarms for d in a["Dimensions"] if d["Name"] == "ApiName"} == {
+        f"ags-{stack.stage.name}-api"
+    }
     template.resource_count_is("AWS::CloudWatch::Dashboard", 1)
+
+
+def test_alarms_reach_the_topic_through_a_key_cloudwatch_may_use(stack: ServiceStack) -> None:
+    """The topic was encrypted with alias/aws/sns, whose policy CloudWatch cannot be given: every
+    alarm's publish failed, and no alarm reached anyone."""
+    template = Template.from_stack(stack)
+    [topic] = _resources(template, "AWS::SNS::Topic").values()
+    key_id = topic["Properties"]["KmsMasterKeyId"]["Fn::GetAtt"][0]
+    key = _resources(template, "AWS::KMS::Key")[key_id]["Properties"]
+    assert key["EnableKeyRotation"] is True
+    allowed = [
+        s
+        for s in key["KeyPolicy"]["Statement"]
+        if s.get("Principal") == {"Service": "cloudwatch.amazonaws.com"} and s["Effect"] == "Allow"
+    ]
+    assert allowed
+    assert {"kms:Decrypt", "kms:GenerateDataKey*"} <= set(allowed[0]["Action"])
 
 
 def test_cfn_lint_finds_no_error_in_the_templates(

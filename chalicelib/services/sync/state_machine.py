@@ -103,10 +103,24 @@ def definition(
     }
 
 
+# A failure the task could not report itself (a timeout, a denied write, a manifest that cannot be
+# read) is caught, not fatal: the sync goes on with what the source store holds, as after a
+# publisher's outage, and the execution's history keeps the error.
+_GO_ON = [{"ErrorEquals": ["States.ALL"], "ResultPath": None, "Next": "Start"}]
+
+
 def _acquire_map(function_arn: str, manifest: Manifest) -> dict[str, Any]:
     """One task per manifest entry: its file from the publisher into the source store, unless
     unchanged. A failed fetch keeps what the store held and is reported by the task, so the
-    state never fails on a publisher's outage; the Start state then decides whether to rebuild."""
+    state never fails on a publisher's outage; the Start state then decides whether to rebuild.
+    An entry whose task fails anyway ends in `Kept`, so the other entries are still fetched."""
+    task = {
+        **_invoke(function_arn, None),
+        "ResultPath": None,
+        "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": "$.error", "Next": "Kept"}],
+        "End": True,
+    }
+    kept = {"Type": "Pass", "Comment": "the store keeps what it held for this entry", "End": True}
     return {
         "Type": "Map",
         "ItemReader": {
@@ -118,10 +132,11 @@ def _acquire_map(function_arn: str, manifest: Manifest) -> dict[str, Any]:
         "ItemProcessor": {
             "ProcessorConfig": {"Mode": "DISTRIBUTED", "ExecutionType": "STANDARD"},
             "StartAt": "Task",
-            "States": {"Task": {**_invoke(function_arn, None), "ResultPath": None, "End": True}},
+            "States": {"Task": task, "Kept": kept},
         },
         "MaxConcurrency": ACQUIRE_CONCURRENCY,
         "ResultPath": None,
+        "Catch": _GO_ON,
         "Next": "Start",
     }
 
