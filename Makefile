@@ -80,7 +80,7 @@ clean:
 ## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS
 ## credentials, the app's code packaged without its requirements (PACKAGE=full for the real one).
 synth: install
-	$(BIN)/python -m infra.aws.app $(if $(filter full,$(PACKAGE)),,--stub-package)
+	$(BIN)/python -m infra.aws.app --package $(if $(filter full,$(PACKAGE)),lambda,stub)
 
 ## The real deployment package of $(STAGE) (chalice package: requirements for Lambda's platform).
 package: $(PY_STAMP) $(CONSOLE_STAMP)

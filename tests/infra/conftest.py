@@ -29,7 +29,7 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> dict[str, ServiceSt
     os.chdir(root)  # Chalice's construct packages into ./chalice.out
     try:
         app = build(
-            root / "cdk.out", Artifacts(stub_package=True, ip_database=ip_database, japan_post=japan_post)
+            root / "cdk.out", Artifacts(packaging="stub", ip_database=ip_database, japan_post=japan_post)
         )
         app.synth()
     finally:
