@@ -12,6 +12,8 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
+EMULATOR_VENV := .venv-emulator
+EMULATOR_STAMP := $(EMULATOR_VENV)/.installed
 # The console's third-party files (swagger-ui-dist), served by the app itself: copied into the
 # package's folder, not committed.
 CONSOLE_VENDOR := chalicelib/console/vendor
@@ -21,7 +23,7 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: browser install run token aws-token test lint typecheck pytest clean synth package deploy bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-cold-start load
+.PHONY: browser install run token aws-token test lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,7 +63,7 @@ aws-token: $(PY_STAMP)
 		CATALOG_TABLE=ags-$(STAGE)-catalog $(BIN)/python -m chalicelib.cli tokens create \
 		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
 
-test: install lint typecheck pytest
+test: install lint typecheck pytest deploy-local
 
 lint: $(PY_STAMP)
 	$(BIN)/ruff check .
@@ -74,7 +76,7 @@ pytest: install browser
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
 ## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS
@@ -90,6 +92,17 @@ package: $(PY_STAMP) $(CONSOLE_STAMP)
 $(CDK_CLI_STAMP): infra/aws/cli/package.json infra/aws/cli/package-lock.json
 	npm ci --prefix infra/aws/cli --no-audit --no-fund --loglevel=error
 	@touch $@
+
+# The emulator in a virtualenv of its own: it pins botocore, and aws-sam-translator pins pydantic.
+$(EMULATOR_STAMP): infra/emulator/requirements.txt
+	@test -x $(EMULATOR_VENV)/bin/python || $(PYTHON) -m venv $(EMULATOR_VENV)
+	$(EMULATOR_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r infra/emulator/requirements.txt
+	@touch $@
+
+## The dev stage deployed to a local AWS emulator (ministack, IAM enforced, no Docker), smoke-tested
+## over HTTP and torn down; no AWS account. KEEP=1 leaves it running. Part of make test.
+deploy-local: install $(EMULATOR_STAMP)
+	$(BIN)/python -m infra.emulator $(if $(KEEP),--keep,)
 
 ## Needs AWS credentials and a bootstrapped account (cdk bootstrap); not run by CI. One account per
 ## stage: ACCOUNT is the stage's account id, and cdk refuses credentials of any other account.

@@ -34,7 +34,8 @@ class Settings(BaseModel):
 
     stage: str = "dev"
     aws_region: str = "us-east-1"
-    # Set only for DynamoDB Local; unset in moto tests and in AWS.
+    # Set only for DynamoDB Local or an emulator; unset in moto tests and in AWS. Read as the AWS
+    # SDKs read it: AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL.
     dynamodb_endpoint: str | None = None
     tokens_table: str = Field(min_length=3)
     rate_limits_table: str = Field(min_length=3)
@@ -117,6 +118,8 @@ def settings_from_env(environ: Mapping[str, str]) -> Settings:
     region = environ.get("AWS_REGION") or environ.get("AWS_DEFAULT_REGION")
     if region:
         values["aws_region"] = region
+    if "dynamodb_endpoint" not in values and environ.get("AWS_ENDPOINT_URL"):
+        values["dynamodb_endpoint"] = environ["AWS_ENDPOINT_URL"]  # boto3 honours it: so do we
     try:
         return Settings.model_validate(values)
     except ValidationError as exc:

@@ -22,6 +22,15 @@ def test_reads_tables_region_and_endpoint() -> None:
     assert (table.name, table.region, table.endpoint) == ("t-tokens", "eu-west-1", "http://127.0.0.1:8001")
 
 
+def test_the_dynamodb_endpoint_is_read_as_the_aws_sdks_read_it() -> None:
+    """Service-specific first, then the general one (an emulator sets only AWS_ENDPOINT_URL: the
+    app's own DynamoDB client used to go to AWS while boto3 beside it went to the emulator)."""
+    general = {**BASE, "AWS_ENDPOINT_URL": "https://127.0.0.1:4566"}
+    assert settings_from_env(general).dynamodb_endpoint == "https://127.0.0.1:4566"
+    specific = {**general, "AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:8001"}
+    assert settings_from_env(specific).dynamodb_endpoint == "http://127.0.0.1:8001"
+
+
 def test_defaults() -> None:
     settings = settings_from_env(BASE)
     assert settings.dynamodb_endpoint is None
