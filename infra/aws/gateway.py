@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aws_cdk import CfnResource, RemovalPolicy
+from aws_cdk import ArnFormat, CfnResource, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigateway
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
 from infra.aws.stages import Stage
@@ -113,3 +114,64 @@ class Gateway(Construct):
         )
         account = apigateway.CfnAccount(self, "Account", cloud_watch_role_arn=role.role_arn)
         rest_api.node.add_dependency(account)
+        self.web_acl = self._web_acl(stage, rest_api)
+
+    def _web_acl(self, stage: Stage, rest_api: CfnResource) -> wafv2.CfnWebACL:
+        """WAF in front of the stage: a rate rule per client IP, answered 429 in the error shape."""
+        body = {
+            "error": {"code": "RATE_LIMITED", "message": "too many requests from this address; retry later"}
+        }
+        acl = wafv2.CfnWebACL(
+            self,
+            "Firewall",
+            name=f"{stage.prefix}-api",
+            scope="REGIONAL",
+            default_action=wafv2.CfnWebACL.DefaultActionProperty(allow={}),
+            custom_response_bodies={
+                "rateLimited": wafv2.CfnWebACL.CustomResponseBodyProperty(
+                    content_type="APPLICATION_JSON", content=json.dumps(body)
+                )
+            },
+            rules=[
+                wafv2.CfnWebACL.RuleProperty(
+                    name="per-ip-rate",
+                    priority=0,
+                    statement=wafv2.CfnWebACL.StatementProperty(
+                        rate_based_statement=wafv2.CfnWebACL.RateBasedStatementProperty(
+                            limit=stage.waf_ip_limit, aggregate_key_type="IP", evaluation_window_sec=300
+                        )
+                    ),
+                    action=wafv2.CfnWebACL.RuleActionProperty(
+                        block=wafv2.CfnWebACL.BlockActionProperty(
+                            custom_response=wafv2.CfnWebACL.CustomResponseProperty(
+                                response_code=429,
+                                custom_response_body_key="rateLimited",
+                                response_headers=[
+                                    wafv2.CfnWebACL.CustomHTTPHeaderProperty(name="Retry-After", value="300")
+                                ],
+                            )
+                        )
+                    ),
+                    visibility_config=_visibility(f"{stage.prefix}-per-ip-rate"),
+                )
+            ],
+            visibility_config=_visibility(f"{stage.prefix}-api"),
+        )
+        stage_arn = Stack.of(self).format_arn(
+            service="apigateway",
+            account="",
+            resource="/restapis",
+            resource_name=f"{rest_api.ref}/stages/api",
+            arn_format=ArnFormat.SLASH_RESOURCE_NAME,
+        )
+        association = wafv2.CfnWebACLAssociation(
+            self, "FirewallOnStage", resource_arn=stage_arn, web_acl_arn=acl.attr_arn
+        )
+        association.add_override("DependsOn", [f"{rest_api.logical_id}apiStage"])  # SAM's stage
+        return acl
+
+
+def _visibility(name: str) -> wafv2.CfnWebACL.VisibilityConfigProperty:
+    return wafv2.CfnWebACL.VisibilityConfigProperty(
+        cloud_watch_metrics_enabled=True, metric_name=name, sampled_requests_enabled=True
+    )

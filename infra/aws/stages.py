@@ -15,6 +15,9 @@ class Stage:
     # Reserved concurrency (README: Production choices): the API keeps this many instances however
     # busy the sync is, and the sync's workers can never take more than the Map runs at once.
     api_concurrency: int
+    # WAF's rate rule: requests per client IP in 5 minutes before WAF answers 429 for the rest of
+    # the window (the stage throttle caps everyone together; this caps one client).
+    waf_ip_limit: int
 
     @property
     def prefix(self) -> str:
@@ -35,6 +38,7 @@ STAGES = {
         throttle_burst=100,
         sync_concurrency=20,
         api_concurrency=20,
+        waf_ip_limit=3_000,
     ),
     "prod": Stage(
         "prod",
@@ -43,5 +47,6 @@ STAGES = {
         throttle_burst=1000,
         sync_concurrency=100,
         api_concurrency=200,
+        waf_ip_limit=15_000,
     ),
 }

@@ -5,7 +5,8 @@ CloudFormation stack from the template (SAM expanded by the emulator with aws-sa
 Three kinds of resource the emulator cannot create are taken out of the template, each for a
 reason of the emulator's, and stood in for (README: Deploy, the local emulator):
 
-- `AWS::EC2::FlowLog`: a type ministack does not know; nothing refers to it.
+- `AWS::EC2::FlowLog`, `AWS::WAFv2::WebACLAssociation`: types ministack does not know; nothing
+  refers to them (the web ACL itself is created).
 - `Custom::CDKBucketDeployment`: its handler runs the AWS CLI from a layer at /opt/awscli, a path
   the emulator's local functions do not have; the deployer copies the same asset into the bucket.
 - `Custom::S3AutoDeleteObjects`: its Node.js handler's answer never reaches the emulator's
@@ -38,6 +39,7 @@ BOOTSTRAP_QUALIFIER = "hnb659fds"
 ASSET_BUCKET = f"cdk-{BOOTSTRAP_QUALIFIER}-assets-{ACCOUNT}-{REGION}"
 STOOD_IN_FOR = {
     "AWS::EC2::FlowLog": "a resource type the emulator does not know",
+    "AWS::WAFv2::WebACLAssociation": "a resource type the emulator does not know",
     "Custom::CDKBucketDeployment": "its handler needs the AWS CLI at /opt; the deployer copies the files",
     "Custom::S3AutoDeleteObjects": "its answer never reaches the emulator; the teardown empties the bucket",
 }

@@ -259,6 +259,23 @@ def test_api_gateway_answers_in_the_error_shape_throttles_and_logs_json(stack: S
     assert "authorization" not in json.dumps(access_log).lower()  # no token in the logs
 
 
+def test_waf_limits_each_client_ip_on_the_api_stage_and_answers_in_the_error_shape(
+    stack: ServiceStack,
+) -> None:
+    template = Template.from_stack(stack)
+    [acl] = _resources(template, "AWS::WAFv2::WebACL").values()
+    [rule] = acl["Properties"]["Rules"]
+    limit = rule["Statement"]["RateBasedStatement"]
+    assert (limit["AggregateKeyType"], limit["Limit"]) == ("IP", stack.stage.waf_ip_limit)
+    blocked = rule["Action"]["Block"]["CustomResponse"]
+    assert blocked["ResponseCode"] == 429
+    body = acl["Properties"]["CustomResponseBodies"][blocked["CustomResponseBodyKey"]]
+    assert json.loads(body["Content"])["error"]["code"] == "RATE_LIMITED"
+    [association] = _resources(template, "AWS::WAFv2::WebACLAssociation").values()
+    assert association["DependsOn"] == ["RestAPIapiStage"]  # the stage SAM makes of RestAPI
+    assert "/stages/api" in json.dumps(association["Properties"]["ResourceArn"])
+
+
 def test_alarms_cover_5xx_lambda_errors_and_throttles_dynamodb_throttles_and_the_sync(
     stack: ServiceStack,
 ) -> None:
