@@ -212,9 +212,19 @@ class ServiceStack(Stack):
         """Each function's calls, action by action, on its own resources."""
         data, roles = self.data, self.roles
         api, step = roles[API_FUNCTION], roles[STEP_FUNCTION]
-        reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
-        writes = ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"]
-        served = [data.pool.table_arn, data.catalog.table_arn]
+        # What the code calls, table by table (tests/infra/test_permissions.py records it): the API
+        # reads addresses by key and the catalog by key and partition; the sync writes the pool in
+        # batches and queries it only to sweep an old snapshot, and keeps the catalog's records.
+        pool_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem"]
+        catalog_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
+        pool_sync = ["dynamodb:BatchWriteItem", "dynamodb:Query"]
+        catalog_sync = [
+            "dynamodb:GetItem",
+            "dynamodb:Query",
+            "dynamodb:PutItem",
+            "dynamodb:DeleteItem",
+            "dynamodb:BatchWriteItem",
+        ]
         api.add_to_policy(  # the admin API creates, lists (a scan) and revokes; requests note last use
             iam.PolicyStatement(
                 actions=["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:Scan"],
@@ -233,7 +243,8 @@ class ServiceStack(Stack):
                 resources=[data.audit.table_arn],
             )
         )
-        api.add_to_policy(iam.PolicyStatement(actions=reads, resources=served))
+        api.add_to_policy(iam.PolicyStatement(actions=pool_reads, resources=[data.pool.table_arn]))
+        api.add_to_policy(iam.PolicyStatement(actions=catalog_reads, resources=[data.catalog.table_arn]))
         api.add_to_policy(_objects(["s3:GetObject"], data, IP_DATABASE_PREFIX))
         api.add_to_policy(
             iam.PolicyStatement(
@@ -246,7 +257,12 @@ class ServiceStack(Stack):
         api.add_to_policy(japan_post)  # kana readings (translation)
         for runner in (step, self.sync_task.role):  # the sync_step Lambda, and its container task
             runner.add_to_principal_policy(japan_post)  # one-code neighbourhoods' postcodes (the sync)
-            runner.add_to_principal_policy(iam.PolicyStatement(actions=[*reads, *writes], resources=served))
+            runner.add_to_principal_policy(
+                iam.PolicyStatement(actions=pool_sync, resources=[data.pool.table_arn])
+            )
+            runner.add_to_principal_policy(
+                iam.PolicyStatement(actions=catalog_sync, resources=[data.catalog.table_arn])
+            )
             runner.add_to_principal_policy(_objects(["s3:GetObject"], data, SOURCES_PREFIX))
             work = ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]
             runner.add_to_principal_policy(_objects(work, data, WORK_PREFIX))
