@@ -185,6 +185,8 @@ def _use_the_api(recorder: Recorder) -> None:
             "/api/v1/client-context?ip=31.0.4.20", headers=generate
         )  # the IP database, from S3
         assert located.status_code in (200, 404), located.body  # 404: Poland has no pool here
+        texts = http.get("/api/v1/generate?country=AD&q=Andorra", headers=generate)  # the text index
+        assert texts.status_code in (200, 404), texts.body
         batch = json.dumps({"count": 3, "filters": {"country": "AD"}})
         assert http.post("/api/v1/generate/batch", headers=_json(generate), body=batch).status_code == 200
         translate = json.dumps({"addressId": address["id"], "targetLocale": "en"})
