@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 from infra.aws.app import build
+from infra.aws.data import table_names
 from infra.aws.service import Artifacts
+from infra.aws.stages import STAGES
 from infra.emulator import deploy, smoke
 from infra.emulator.ministack import PROJECT_DIR, EmulatorError, Ministack
 
@@ -93,14 +95,9 @@ def main() -> int:
 
 
 def _tables() -> dict[str, str]:
-    prefix = f"ags-{STAGE}"
-    return {
-        "TOKENS_TABLE": f"{prefix}-tokens",
-        "RATE_LIMITS_TABLE": f"{prefix}-rate-limits",
-        "POOL_TABLE": f"{prefix}-pool",
-        "CATALOG_TABLE": f"{prefix}-catalog",
-        "AUDIT_TABLE": f"{prefix}-audit",
-    }
+    """The deployed tables' names in the variables the admin CLI reads (as `make aws-token`)."""
+    names = table_names(STAGES[STAGE])
+    return {f"{role.upper()}_TABLE": name for role, name in names.items()}
 
 
 def _wait_forever() -> None:

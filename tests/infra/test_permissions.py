@@ -27,6 +27,7 @@ from chalicelib.services.sync.state_machine import Manifest, definition
 from chalicelib.storage.tables import create_missing_tables
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX
 from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
+from infra.emulator.smoke import upload_sources
 from tests.support.aws_calls import Call, Recorder, recording
 from tests.support.factories import SOURCES, bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock
@@ -37,7 +38,6 @@ BUCKET = "ags-files"
 STEP_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-dev-sync_step"
 MACHINE = "StateMachine"
 SETUP = "the test's own setup"
-SOURCE_IDS = ("osm-andorra-ad", "osm-andorra_2021-ad")
 MOTO_CONFIG: DefaultConfig = {
     "stepfunctions": {"execute_state_machine": True},
     "lambda": {"use_docker": False},
@@ -100,15 +100,7 @@ def _world(tmp: Path) -> Any:
     for path in write_ip_database(tmp / "ipdb").iterdir():
         s3.upload_file(str(path), BUCKET, f"{IP_DATABASE_PREFIX}{path.name}")
     s3.put_object(Bucket=BUCKET, Key=JAPAN_POST_KEY, Body=b"not read here")
-    entries = [
-        {**e, "upstream": ""}
-        for e in json.loads((SOURCES / "manifest.json").read_text())
-        if e["id"] in SOURCE_IDS
-    ]
-    for entry in entries:
-        for name in entry["files"]:
-            s3.upload_file(str(SOURCES / name), BUCKET, f"{SOURCES_PREFIX}{name}")
-    s3.put_object(Bucket=BUCKET, Key=f"{SOURCES_PREFIX}manifest.json", Body=json.dumps(entries).encode())
+    upload_sources(BUCKET, SOURCES)  # what make deploy-local uploads: the two Andorra extracts
     secret = boto3.client("secretsmanager", region_name=REGION).create_secret(
         Name="ags-dev/cursor-secret", SecretString="k" * 64
     )["ARN"]
