@@ -178,8 +178,9 @@ def build(
 ) -> Dependencies:
     stores = build_stores(settings)
     logs.configure(settings.log_level)
-    if settings.japan_post_database:
-        japan_post.locate_database(partial(_japan_post_copy, settings.japan_post_database))
+    # Always set, so each build's settings decide (a previous build's location never lingers).
+    location = settings.japan_post_database
+    japan_post.locate_database(partial(_japan_post_copy, location) if location else None)
     return Dependencies(
         settings=settings,
         clock=clock or SystemClock(),

@@ -63,3 +63,13 @@ def test_a_missing_object_is_storage_unavailable_not_a_crash(s3: Any) -> None:
     deps.build(make_settings(japan_post_database=URI))
     with pytest.raises(StorageUnavailable, match="Japan Post"):
         japan_post.street_kana("東京都", "文京区", "千石")
+
+
+def test_a_build_without_the_setting_reads_the_packaged_table_again(s3: Any, tmp_path: Path) -> None:
+    s3.upload_file(
+        str(_one_row_table(tmp_path / "one-row.db")), "ags-files", "reference/japan-post/postaldata.db"
+    )
+    deps.build(make_settings(japan_post_database=URI))
+    assert japan_post.street_postcode("山形県", "山形市", "千石") is None
+    deps.build(make_settings())  # e.g. the next test, or a local process: the installed package's table
+    assert japan_post.street_postcode("山形県", "山形市", "千石") is not None

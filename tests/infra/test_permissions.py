@@ -23,6 +23,7 @@ from moto.core.config import DefaultConfig
 
 from chalicelib import deps
 from chalicelib.jobs import sync_pool, sync_step
+from chalicelib.reference import japan_post
 from chalicelib.services.sync.state_machine import Manifest, definition
 from chalicelib.storage.tables import create_missing_tables
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX
@@ -82,6 +83,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Ca
         patch.setattr("tempfile.tempdir", str(tmp))
         # A fresh "/tmp" for the IP database's copy: a Lambda's first lookup downloads it.
         patch.setattr("chalicelib.storage.ip_database._LAMBDA_COPY", tmp / "lambda-tmp" / "ip-database")
+        patch.setattr("chalicelib.storage.s3_files.LAMBDA_TMP", tmp / "lambda-tmp")
         with mock_aws(config=MOTO_CONFIG), recording(moto_as=MACHINE) as recorder:
             with recorder.acting_as(SETUP):
                 settings = _world(tmp)
@@ -92,6 +94,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Ca
                 sync_pool(_schedule_event(), None)
             yield recorder.calls, tables
     deps.use(None)
+    japan_post.locate_database(None)  # process-wide: the next tests read the installed table
 
 
 def _world(tmp: Path) -> Any:
