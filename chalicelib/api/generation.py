@@ -24,7 +24,9 @@ from chalicelib.api.models.addresses import (
     GenerateQuery,
     GenerateResponse,
     IpRegion,
+    LatinName,
     LocationFilters,
+    NameForms,
     Phone,
     SourceRef,
     TestProfile,
@@ -36,6 +38,7 @@ from chalicelib.errors import ErrorDetail, InvalidRequest
 from chalicelib.services.context import service as context_service
 from chalicelib.services.context.service import ContextSources
 from chalicelib.services.generation import service
+from chalicelib.services.generation.names import PersonName
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
 
@@ -245,12 +248,35 @@ def address_out(a: PublishedAddress) -> Address:
 
 
 def _profile(p: DomainProfile) -> TestProfile:
+    name, phone = p.name, p.phone
+    latin = name.latin
     return TestProfile(
-        given_name=p.given_name,
-        family_name=p.family_name,
-        full_name=p.full_name,
+        given_name=name.native.given,
+        family_name=name.native.family,
+        full_name=name.native.full,
+        latin=LatinName(
+            given_name=latin.given,
+            family_name=latin.family,
+            full_name=latin.full,
+            system=name.latin_system or "",
+        )
+        if latin
+        else None,
+        kana=_forms(name.kana) if name.kana else None,
         gender=p.gender,
         date_of_birth=p.date_of_birth,
         email=p.email,
-        phone=Phone(number=p.phone.number, dialable=p.phone.dialable, note=p.phone.note),
+        phone=Phone(
+            number=phone.number,
+            national=phone.national,
+            e164=phone.e164,
+            type=phone.kind,
+            area=phone.area,
+            dialable=phone.dialable,
+            note=phone.note,
+        ),
     )
+
+
+def _forms(name: PersonName) -> NameForms:
+    return NameForms(given_name=name.given, family_name=name.family, full_name=name.full)

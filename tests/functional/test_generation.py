@@ -58,6 +58,8 @@ def test_generate_returns_a_published_address_with_profile_and_provenance(api: A
         "givenName",
         "familyName",
         "fullName",
+        "latin",
+        "kana",
         "gender",
         "dateOfBirth",
         "email",

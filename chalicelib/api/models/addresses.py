@@ -86,20 +86,69 @@ class Address(ApiModel):
 
 
 class Phone(ApiModel):
-    number: str
+    """A number from a range the country's regulator reserves for fiction, which libphonenumber
+    accepts; where no regulator reserves one, a number no network can dial (`dialable` false),
+    which phone validators reject."""
+
+    number: str = Field(
+        description="International format, as libphonenumber writes it", examples=["+44 20 7946 0321"]
+    )
+    national: str | None = Field(
+        description="As dialled within the country; null for an undialable number",
+        examples=["020 7946 0321"],
+    )
+    e164: str = Field(description="E.164: + and digits only", examples=["+442079460321"])
+    type: Literal["landline", "mobile", "landline_or_mobile", "non_geographic", "unassigned"] = Field(
+        description="The number's kind in the numbering plan (NANP numbers are either: "
+        "landline_or_mobile); unassigned: the undialable number",
+        examples=["landline"],
+    )
+    area: str | None = Field(
+        description="The area the number belongs to (the address's own where a block serves it); "
+        "null: valid anywhere in the country",
+        examples=["London"],
+    )
     dialable: bool = Field(description="False when no range reserved for fiction exists")
-    note: str
+    note: str = Field(description="The reservation the number comes from, or why it cannot be dialled")
+
+
+class NameForms(ApiModel):
+    given_name: str = Field(examples=["Akemi"])
+    family_name: str = Field(examples=["Suzuki"])
+    full_name: str = Field(examples=["Suzuki Akemi"])
+
+
+class LatinName(NameForms):
+    system: str = Field(
+        description="How it was written: Hepburn (JP), Hanyu Pinyin (CN, TW), Revised Romanization "
+        "with the family names' passport spellings (KR), ICAO Doc 9303 (RU)",
+        examples=["Hepburn"],
+    )
 
 
 class TestProfile(ApiModel):
-    """A fictitious person: reserved e-mail domains, reserved or non-dialable phone numbers."""
+    """A fictitious person: reserved e-mail domains, reserved or non-dialable phone numbers. The
+    same seed and address give the same profile, whatever else the request asks for."""
 
-    given_name: str
-    family_name: str
-    full_name: str
+    given_name: str = Field(description="In the country's own script", examples=["明美"])
+    family_name: str = Field(examples=["鈴木"])
+    full_name: str = Field(
+        description="In the country's order (family name first in CN, JP, KR, TW)", examples=["鈴木明美"]
+    )
+    latin: LatinName | None = Field(
+        description="The name in Latin letters where the country's script is not Latin (CN, JP, KR, "
+        "RU, TW), family name first as those countries write it; null elsewhere"
+    )
+    kana: NameForms | None = Field(
+        description="JP only: the name's katakana reading (フリガナ); null elsewhere",
+        examples=[{"givenName": "アケミ", "familyName": "スズキ", "fullName": "スズキ アケミ"}],
+    )
     gender: Literal["female", "male"]
     date_of_birth: dt.date
-    email: str
+    email: str = Field(
+        description="ASCII, from the Latin name, at example.com, example.net or example.org (RFC 2606)",
+        examples=["akemi.suzuki42@example.org"],
+    )
     phone: Phone
 
 

@@ -1,5 +1,6 @@
-"""Fictitious test profiles: a name and gender fitting the country's locale (Faker), an adult date
-of birth, an e-mail at a reserved domain, and a phone number that can never reach a person."""
+"""Fictitious test profiles: a name in the forms the country's forms ask for (names.py), an adult
+date of birth, an e-mail at a domain reserved for documentation, and a phone from a range the
+country's regulator reserves for fiction (reference/phones.py), else one no network can dial."""
 
 from __future__ import annotations
 
@@ -11,33 +12,37 @@ from functools import cache
 from typing import TYPE_CHECKING, Literal
 
 from chalicelib.reference.countries import facts
+from chalicelib.reference.phones import RULES, Block, PhoneKind, area_keys, blocks
+from chalicelib.services.generation.names import ProfileName, draw_name
 
 if TYPE_CHECKING:
     from faker import Faker
 
-EMAIL_DOMAINS = ("example.com", "example.net", "example.org")  # reserved by RFC 2606
+    from chalicelib.domain.addresses import PublishedAddress
+
+# Reserved by RFC 2606 for documentation: never example.<ccTLD>, which can be registered.
+EMAIL_DOMAINS = ("example.com", "example.net", "example.org")
 # Every date in this range is an adult's birthday from 2024 on, and it does not move with "today",
 # so a seed reproduces the same profile on any day.
 BORN_FROM, BORN_TO = date(1940, 1, 1), date(2005, 12, 31)
-# NANP: 555-0100 to 555-0199 in any area code are reserved for fictional use.
-_US_AREA_CODES = (201, 206, 212, 213, 303, 312, 404, 415, 503, 512, 602, 617, 702, 808, 907)
-
 
 Gender = Literal["female", "male"]
 
 
 @dataclass(frozen=True)
 class Phone:
-    number: str
+    number: str  # libphonenumber's international format
+    national: str | None  # as dialled within the country; None for an unassigned number
+    e164: str
+    kind: PhoneKind | Literal["unassigned"]
+    area: str | None  # the area the number belongs to; None: the whole country
     dialable: bool
     note: str
 
 
 @dataclass(frozen=True)
 class TestProfile:
-    given_name: str
-    family_name: str
-    full_name: str
+    name: ProfileName
     gender: Gender
     date_of_birth: date
     email: str
@@ -51,51 +56,87 @@ def _faker(locale: str) -> Faker:
     return Faker(locale)
 
 
-def make_profile(country: str, seed: int) -> TestProfile:
+def make_profile(address: PublishedAddress, seed: int) -> TestProfile:
+    """A profile that depends on the address and the seed alone."""
     rng = random.Random(seed)  # noqa: S311 - fictitious data, not secrets
     gender: Gender = rng.choice(("female", "male"))
-    fake = _faker(facts(country).faker_locale)
+    fake = _faker(facts(address.country).faker_locale)
     fake.seed_instance(seed)
-    given = fake.first_name_female() if gender == "female" else fake.first_name_male()
-    family = _family_name(fake, gender)
-    full = f"{family}{given}" if facts(country).family_name_first else f"{given} {family}"
+    name = draw_name(address.country, fake, gender)
     born = BORN_FROM + timedelta(days=rng.randrange((BORN_TO - BORN_FROM).days + 1))
-    return TestProfile(
-        given, family, full, gender, born, _email(given, family, rng), phone_number(country, rng)
-    )
+    return TestProfile(name, gender, born, _email(name, rng), fictional_phone(address, rng))
 
 
-def _family_name(fake: Faker, gender: str) -> str:
-    gendered = getattr(fake, f"last_name_{gender}", None)  # Polish and Russian surnames agree with gender
-    return str(gendered() if callable(gendered) else fake.last_name())
-
-
-def _email(given: str, family: str, rng: random.Random) -> str:
-    local = ".".join(part for part in (_ascii(given), _ascii(family)) if part)
+def _email(name: ProfileName, rng: random.Random) -> str:
+    latin = name.latin or name.native
+    local = ".".join(part for part in (_ascii(latin.given), _ascii(latin.family)) if part)
     local = f"{local}{rng.randrange(10, 100)}" if local else f"tester{rng.randrange(1000, 10000)}"
     return f"{local}@{rng.choice(EMAIL_DOMAINS)}"
 
 
+# Letters that are not a Latin letter with a mark, so decomposition would drop them: written as
+# the languages' own ASCII fallbacks (Þorleifsdóttir → thorleifsdottir, Łukasz → lukasz).
+_LETTERS = str.maketrans({"ß": "ss", "þ": "th", "ð": "d", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d"})
+
+
 def _ascii(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return "".join(ch for ch in folded.lower() if ch.isalnum())
+    folded = (
+        unicodedata.normalize("NFKD", text.lower().translate(_LETTERS)).encode("ascii", "ignore").decode()
+    )
+    return "".join(ch for ch in folded if ch.isalnum())
 
 
-def phone_number(country: str, rng: random.Random) -> Phone:
-    if country == "US":
-        return Phone(
-            f"+1 {rng.choice(_US_AREA_CODES)} 555-01{rng.randrange(100):02d}",
-            True,
-            "NANP 555-0100 to 555-0199: reserved for fictional use",
-        )
-    if country == "GB":
-        return Phone(
-            f"+44 7700 900{rng.randrange(1000):03d}", True, "Ofcom drama range 07700 900000 to 900999"
-        )
-    code = facts(country).calling_code
+def fictional_phone(address: PublishedAddress, rng: random.Random) -> Phone:
+    """A number from the blocks of the address's own area where one exists (a mobile instead, half
+    the time, where the regulator reserves mobiles too), else from the country's nationwide ones."""
+    country = address.country
+    options = blocks(country)
+    if not options:
+        return _unassigned(country, rng)
+    parts = address.components
+    keys = area_keys(parts.city, parts.region_code, parts.postcode)
+    local = [b for b in options if b.serves & keys]
+    nationwide = [b for b in options if not b.serves]
+    kinds = sorted({b.kind for b in local} | {b.kind for b in nationwide if b.kind == "mobile"})
+    if kinds:
+        kind = rng.choice(kinds)
+        pool = [b for b in (*local, *nationwide) if b.kind == kind]
+    else:
+        pool = nationwide or list(options)  # no state, or an overseas département: any block
+    block = rng.choices(pool, weights=[b.size for b in pool])[0]
+    return _filled(block, rng.randrange(block.size), country)
+
+
+def _filled(block: Block, drawn: int, country: str) -> Phone:
+    digits = f"{drawn:0{block.international.count('#')}d}" if block.size > 1 else ""
+    international, national = block.international, block.national
+    for digit in digits:
+        international = international.replace("#", digit, 1)
+        national = national.replace("#", digit, 1)
+    rule = RULES[country]
     return Phone(
-        f"+{code} 00 {rng.randrange(1000):03d} {rng.randrange(10000):04d}",
-        False,
-        f"no range is reserved for fiction in {country}; not dialable by construction "
-        "(no national number begins with 00)",
+        number=international,
+        national=national,
+        e164="+" + "".join(ch for ch in international if ch.isdigit()),
+        kind=block.kind,
+        area=block.area,
+        dialable=True,
+        note=f"reserved for fiction by {rule.regulator}: {rule.document}",
+    )
+
+
+def _unassigned(country: str, rng: random.Random) -> Phone:
+    """Where no regulator reserves numbers for fiction: a number after the country code that no
+    national number begins with (00), so no network routes it. Forms that validate reject it."""
+    code = facts(country).calling_code
+    local = f"{rng.randrange(1000):03d} {rng.randrange(10000):04d}"
+    return Phone(
+        number=f"+{code} 00 {local}",
+        national=None,  # within the country, 00 starts an international call: no national form
+        e164=f"+{code}00{local.replace(' ', '')}",
+        kind="unassigned",
+        area=None,
+        dialable=False,
+        note=f"no range is reserved for fiction in {country}: not dialable by construction "
+        "(no national number begins with 00); phone validators reject it",
     )

@@ -4,6 +4,7 @@ the cheapest possible draw, so `instant` is accepted and served the same way."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -101,8 +102,25 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         addresses = draw_batch(
             selection, rng, fetch, count=request.count, unique=request.unique, excluded=request.excluded
         )
-    results = [Generated(a, make_profile(a.country, rng.getrandbits(63))) for a in addresses]
+    results = [
+        Generated(a, make_profile(a, profile_seed)) for a, profile_seed in _profile_seeds(seed, addresses)
+    ]
     return Outcome(snapshot, results)
+
+
+def _profile_seeds(
+    seed: str | None, addresses: Sequence[PublishedAddress]
+) -> list[tuple[PublishedAddress, int]]:
+    """Seeded, a profile depends on the seed and the address alone (and on how many times the
+    address came before it in this answer, so a repeat gets another person): not on the batch's
+    size, its filters or the snapshot."""
+    seen: Counter[str] = Counter()
+    seeds = []
+    for address in addresses:
+        rng = make_rng(seed, "profile", address.id, str(seen[address.id]))
+        seen[address.id] += 1
+        seeds.append((address, rng.getrandbits(63)))
+    return seeds
 
 
 def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, PublishedSnapshot]:

@@ -83,6 +83,19 @@ def romanize(text: str) -> str:
     return " ".join(_name(word) for word in text.split())
 
 
+def syllable_by_syllable(text: str) -> str:
+    """Hangul in the Revised Romanization with no sound change between syllables, as the notice
+    writes personal names (art. 3-4: 복남 → Boknam, not Bongnam); other characters kept."""
+    out = []
+    for ch in text:
+        if not _SYLLABLES.fullmatch(ch):
+            out.append(ch)
+            continue
+        letters, final = divmod(ord(ch) - 0xAC00, 28)
+        out.append(_INITIALS[letters // 21] + _VOWELS[letters % 21] + _FINALS[final])
+    return "".join(out)
+
+
 def _name(word: str) -> str:
     generic = next((g for g in _GENERICS if word.endswith(g) and len(word) > len(g)), None)
     if generic is None or not _SYLLABLES.fullmatch(word[: -len(generic)]):

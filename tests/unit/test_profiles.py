@@ -1,0 +1,205 @@
+"""Test profiles as a tester's validators judge them: the phone by libphonenumber and the address's
+area, the names in the forms each country's forms ask for, the e-mail by RFC 2606."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+
+import phonenumbers
+import pytest
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.reference.phones import NANP_AREA_CODES_FILE
+from chalicelib.services.generation.names import _tables
+from chalicelib.services.generation.profiles import EMAIL_DOMAINS, make_profile
+from chalicelib.services.translation.korean import syllable_by_syllable
+from tests.support.factories import make_address
+
+SEEDS = range(40)
+KATAKANA = re.compile("[\u30a0-\u30ff ]+")
+ASCII_NAME = re.compile(r"[A-Za-z]+(?:[ '-][A-Za-z]+)*")
+# Countries whose regulator reserves no numbers for fiction (reference/phones.py).
+UNRESERVED = [
+    "AD",
+    "AT",
+    "BE",
+    "CH",
+    "CN",
+    "CZ",
+    "DK",
+    "ES",
+    "IS",
+    "IT",
+    "JP",
+    "KR",
+    "LI",
+    "MC",
+    "NL",
+    "NO",
+    "PL",
+    "PT",
+    "RU",
+    "SG",
+    "TW",
+]
+_BASE = make_address()
+
+
+def _address(
+    country: str, city: str | None = None, region: str | None = None, postcode: str | None = None
+) -> PublishedAddress:
+    components = dataclasses.replace(_BASE.components, city=city, region_code=region, postcode=postcode)
+    return dataclasses.replace(
+        _BASE, id=f"{country.lower()}-{city}{postcode}", country=country, components=components
+    )
+
+
+def _parsed(e164: str) -> phonenumbers.PhoneNumber:
+    return phonenumbers.parse(e164)
+
+
+@pytest.mark.parametrize(
+    ("country", "region", "city", "postcode"),
+    [
+        ("US", "US-NY", "Buffalo", "14201"),
+        ("US", "US-CA", "San Diego", "92101"),
+        ("US", "US-DC", "Washington", "20001"),
+        ("CA", "CA-QC", "Montréal", "H2X 1Y4"),
+        ("CA", "CA-PE", "Charlottetown", "C1A 1A1"),
+    ],
+)
+def test_nanp_phones_are_valid_and_in_an_area_code_of_the_addresss_state(
+    country: str, region: str, city: str, postcode: str
+) -> None:
+    area_codes = json.loads(NANP_AREA_CODES_FILE.read_text("utf-8"))[region]
+    for seed in SEEDS:
+        phone = make_profile(_address(country, city, region, postcode), seed).phone
+        number = _parsed(phone.e164)
+        assert phonenumbers.is_valid_number_for_region(number, country), phone
+        assert int(phone.e164[2:5]) in area_codes, phone
+        assert re.fullmatch(r"\+1\d{3}55501\d\d", phone.e164), phone  # NANPA's 555-0100 to 0199
+        assert (phone.kind, phone.dialable) == ("landline_or_mobile", True)
+
+
+@pytest.mark.parametrize(
+    ("country", "city", "region", "postcode", "area", "prefix"),
+    [
+        ("GB", "London", "GB-ENG", "SW1A 2AA", "London", "+4420"),
+        ("GB", "Manchester", "GB-ENG", "M1 1AE", "Manchester", "+44161"),
+        ("GB", "Lisburn", "GB-NIR", "BT28 1AA", "Northern Ireland", "+4428"),
+        ("AU", "Brisbane", "AU-QLD", "4000", "North East (QLD)", "+617"),
+        ("AU", "Hobart", "AU-TAS", "7000", "South East (VIC, TAS)", "+613"),
+        ("FR", "Lyon", "FR-ARA", "69003", "Sud-Est (04)", "+334"),
+        ("FR", "Brest", "FR-BRE", "29200", "Nord-Ouest (02)", "+332"),
+        ("FR", "Ajaccio", "FR-20R", "20000", "Sud-Est (04)", "+334"),
+        ("DE", "München", "DE-BY", "80331", "München", "+4989"),
+        ("SE", "Malmö", "SE-M", "211 20", "Malmö", "+4640"),
+    ],
+)
+def test_a_landline_of_the_addresss_own_area_where_the_regulator_reserves_one(
+    country: str, city: str, region: str, postcode: str, area: str, prefix: str
+) -> None:
+    phones = [make_profile(_address(country, city, region, postcode), seed).phone for seed in SEEDS]
+    for phone in phones:
+        assert phonenumbers.is_valid_number_for_region(_parsed(phone.e164), country), phone
+        assert phone.dialable
+    landlines = [p for p in phones if p.kind == "landline"]
+    assert landlines
+    assert all(p.area == area and p.e164.startswith(prefix) for p in landlines)
+    # Where mobiles are reserved too (AU, DE, SE), about half are mobiles; never in GB or FR.
+    mobiles = len(phones) - len(landlines)
+    assert (mobiles > 0) is (country in ("AU", "DE", "SE"))
+
+
+@pytest.mark.parametrize(
+    ("country", "city", "kind"),
+    [("GB", "Bath", "non_geographic"), ("DE", "Bonn", "mobile"), ("SE", "Uppsala", "mobile")],
+)
+def test_outside_the_reserved_areas_a_nationwide_reserved_number(country: str, city: str, kind: str) -> None:
+    for seed in SEEDS:
+        phone = make_profile(_address(country, city), seed).phone
+        assert phonenumbers.is_valid_number_for_region(_parsed(phone.e164), country), phone
+        assert (phone.kind, phone.area, phone.dialable) == (kind, None, True)
+
+
+@pytest.mark.parametrize("country", UNRESERVED)
+def test_where_nothing_is_reserved_the_number_is_marked_undialable_and_is_invalid(country: str) -> None:
+    for seed in SEEDS:
+        phone = make_profile(_address(country), seed).phone
+        assert not phonenumbers.is_valid_number(_parsed(phone.e164)), phone
+        assert (phone.dialable, phone.kind, phone.national) == (False, "unassigned", None)
+        assert re.fullmatch(r"\+\d{1,3} 00 \d{3} \d{4}", phone.number)
+
+
+def test_japanese_names_carry_their_katakana_reading_and_hepburn_romaji() -> None:
+    for seed in SEEDS:
+        name = make_profile(_address("JP"), seed).name
+        assert name.kana is not None
+        assert name.latin is not None
+        assert KATAKANA.fullmatch(name.kana.full), name
+        assert name.kana.full == f"{name.kana.family} {name.kana.given}"
+        assert name.native.full == f"{name.native.family}{name.native.given}"
+        assert name.latin.full == f"{name.latin.family} {name.latin.given}"
+        assert ASCII_NAME.fullmatch(name.latin.full), name
+        assert name.latin_system == "Hepburn"
+
+
+def test_faker_pairs_whose_romaji_disagree_with_their_kana_are_corrected() -> None:
+    assert _tables()["ja_romaji"] == {"シュウヘイ": "Shuhei", "ミツル": "Mitsuru"}
+    from faker.providers.person.ja_JP import Provider
+
+    pairs = {kana: romaji for _, kana, romaji in Provider.first_name_male_pairs}
+    assert pairs["シュウヘイ"] == "Shohei"
+    assert pairs["ミツル"] == "Mituru"
+
+
+@pytest.mark.parametrize("country", ["CN", "TW", "KR", "RU"])
+def test_names_in_other_scripts_carry_a_latin_form(country: str) -> None:
+    for seed in SEEDS:
+        profile = make_profile(_address(country), seed)
+        latin = profile.name.latin
+        assert latin is not None
+        assert profile.name.kana is None
+        assert ASCII_NAME.fullmatch(latin.full), latin
+        family_first = country != "RU"
+        expected = f"{latin.family} {latin.given}" if family_first else f"{latin.given} {latin.family}"
+        assert latin.full == expected
+
+
+@pytest.mark.parametrize(("family", "latin"), [("单", "Shan"), ("曾", "Zeng"), ("單", "Shan"), ("吕", "Lyu")])
+def test_chinese_family_names_are_read_as_family_names(family: str, latin: str) -> None:
+    from chalicelib.services.generation.names import _pinyin_family
+
+    assert _pinyin_family(family) == latin
+
+
+def test_korean_family_names_as_passports_write_them_and_given_names_without_sound_changes() -> None:
+    families = _tables()["ko_family_names"]
+    assert (families["김"], families["이"], families["박"], families["최"]) == ("Kim", "Lee", "Park", "Choi")
+    assert syllable_by_syllable("복남") == "boknam"  # the notice's own example: not Bongnam
+    assert syllable_by_syllable("빛나") == "bitna"
+
+
+def test_russian_names_in_icao_doc_9303() -> None:
+    from chalicelib.services.generation.names import _icao
+
+    assert (_icao("Юлия"), _icao("Наталья"), _icao("Юрий")) == ("Iuliia", "Natalia", "Iurii")
+
+
+@pytest.mark.parametrize("country", ["PL", "IS", "DE", "CN", "JP", "KR", "RU", "TW", "US"])
+def test_emails_are_ascii_from_the_latin_name_on_a_reserved_domain(country: str) -> None:
+    for seed in SEEDS:
+        profile = make_profile(_address(country), seed)
+        local, domain = profile.email.rsplit("@", 1)
+        assert domain in EMAIL_DOMAINS
+        assert re.fullmatch(r"[a-z0-9.]+", local), profile.email
+        assert not local.startswith("tester"), profile.email  # the fallback for a name with no letters
+        assert local.rstrip("0123456789").split(".")[-1], profile.email
+
+
+def test_a_profile_depends_on_the_address_and_seed_alone() -> None:
+    address = _address("GB", "London", "GB-ENG", "SW1A 2AA")
+    assert make_profile(address, 7) == make_profile(address, 7)
+    assert make_profile(address, 7) != make_profile(address, 8)
