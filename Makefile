@@ -23,7 +23,7 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: browser install run token aws-token test lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-cold-start load
+.PHONY: browser install run token aws-token test lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -136,6 +136,9 @@ bench-translation: install
 
 bench-completeness: install
 	$(BIN)/python -m bench.completeness
+
+bench-profiles: install
+	$(BIN)/python -m bench.profiles
 
 bench-cold-start: install
 	$(BIN)/python -m bench.cold_start

@@ -271,6 +271,40 @@ def test_profiles_use_reserved_domains_and_numbers(api: Api) -> None:
             assert profile["gender"] in {"female", "male"}
 
 
+def test_a_seeded_profile_depends_on_the_address_not_on_the_batch_size(api: Api) -> None:
+    """Two seeded batches of different sizes draw different addresses; wherever they share one,
+    they give it the same person (a repeat within one batch gets another)."""
+    filters = {"country": "NL"}  # 86 addresses: batches of 5 and 50 share some, and 50 repeats some
+    options = {"seed": "same", "unique": False}
+    small = api.batch({"count": 5, "filters": filters, "options": options})["data"]["results"]
+    large = api.batch({"count": 50, "filters": filters, "options": options})["data"]["results"]
+    first_in_large: dict[str, Any] = {}
+    for result in large:
+        first_in_large.setdefault(result["address"]["id"], result["profile"])
+    shared = [r for r in small if r["address"]["id"] in first_in_large]
+    assert shared, ([r["address"]["id"] for r in small], list(first_in_large))
+    first_in_small: dict[str, Any] = {}
+    for result in small:
+        first_in_small.setdefault(result["address"]["id"], result["profile"])
+    for address_id, profile in first_in_small.items():
+        assert first_in_large.get(address_id, profile) == profile
+    ids = [r["address"]["id"] for r in large]
+    repeated = next(i for i, address_id in enumerate(ids) if ids.index(address_id) < i)
+    assert large[repeated]["profile"] != first_in_large[ids[repeated]]
+
+
+def test_profiles_carry_the_latin_name_and_reading_their_countries_forms_ask_for(api: Api) -> None:
+    for result in api.batch({"count": 10, "filters": {"country": "CN", "residential": False}})["data"][
+        "results"
+    ]:
+        profile = result["profile"]
+        assert profile["latin"]["system"] == "Hanyu Pinyin"
+        assert profile["kana"] is None
+        assert profile["email"].split("@")[0].startswith(profile["latin"]["givenName"].lower())
+    for result in api.batch({"count": 10, "filters": {"country": "PL"}})["data"]["results"]:
+        assert (result["profile"]["latin"], result["profile"]["kana"]) == (None, None)
+
+
 def test_lookup_by_id(api: Api) -> None:
     address = api.get("/api/v1/generate?country=NL&seed=look")["data"]["result"]["address"]
     assert api.get(f"/api/v1/addresses/{address['id']}")["data"]["address"] == address

@@ -10,6 +10,7 @@ from bench.catalog import main as catalog_bench
 from bench.completeness import main as completeness_bench
 from bench.generate import main as generate_bench
 from bench.ip_context import main as ip_context_bench
+from bench.profiles import main as profiles_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
 from bench.translation import main as translation_bench
@@ -103,3 +104,16 @@ def test_completeness_bench_prints_a_row_per_country_and_the_validator_verdicts(
     assert rows["KR"][1:4] == ["50", "14", "28.0%"]  # most Suwon objects publish no postcode
     assert rows["KR"][5] == "100.0%"  # what complete=true draws, the validator accepts
     assert lines[-2].startswith("countries with 100+ addresses: 0")
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_profiles_bench_prints_the_validators_verdicts_per_country() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = profiles_bench(["SE", "KR"])
+    rows = {line.split(" | ")[0].lstrip("| "): line.rstrip(" |").split(" | ") for line in lines[2:]}
+    assert set(rows) == {"SE", "KR"}
+    assert rows["SE"][2:4] == ["100%", "100%"]  # PTS's numbers, which libphonenumber accepts
+    assert rows["KR"][2:4] == ["0%", "0%"]  # nothing reserved: undialable, and marked so
+    assert rows["SE"][6] == rows["KR"][6] == "0"  # never invalid and unmarked
+    assert rows["KR"][7] == "native+latin 100%"
