@@ -10,6 +10,7 @@ Left out, though reserved, because libphonenumber rejects them (a form would too
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -95,7 +96,9 @@ def area_keys(city: str | None, region_code: str | None, postcode: str | None) -
 
 
 def _city(name: str) -> str:
-    return "city:" + " ".join(name.casefold().split())
+    """Compared as written, but for case, Unicode form and hyphens or dots (Newcastle-upon-Tyne)."""
+    folded = unicodedata.normalize("NFKC", name).casefold().replace("-", " ").replace(".", " ")
+    return "city:" + " ".join(folded.split())
 
 
 def _cities(*names: str) -> frozenset[str]:
@@ -203,13 +206,13 @@ _FR = (
         "4",
         "65 71",
         "Sud-Est (04)",
-        "01 03 04 05 06 07 11 13 15 20 26 30 34 38 42 43 48 63 66 69 73 74 83 84",
+        "01 03 04 05 06 07 11 13 15 20 2A 2B 26 30 34 38 42 43 48 63 66 69 73 74 83 84",
     ),
     _fr("5", "36 49", "Sud-Ouest (05)", "09 12 16 17 19 23 24 31 32 33 40 46 47 64 65 79 81 82 86 87"),
 )
 _DE = (
     _de("30", "23125###", "Berlin"),
-    _de("69", "90009###", "Frankfurt am Main", "Frankfurt"),
+    _de("69", "90009###", "Frankfurt am Main"),  # not bare "Frankfurt": Frankfurt (Oder) dials 0335
     _de("40", "66969###", "Hamburg"),
     _de("221", "4710###", "Köln", "Cologne"),
     _de("89", "99998###", "München", "Munich"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Literal
@@ -61,7 +61,9 @@ def make_profile(address: PublishedAddress, seed: int) -> TestProfile:
     rng = random.Random(seed)  # noqa: S311 - fictitious data, not secrets
     gender: Gender = rng.choice(("female", "male"))
     fake = _faker(facts(address.country).faker_locale)
-    fake.seed_instance(seed)
+    # Faker's own stream, seeded from ours: seeded with `seed` itself, its first draw would repeat
+    # the gender's, and some names would never follow a gender.
+    fake.seed_instance(rng.getrandbits(63))
     name = draw_name(address.country, fake, gender)
     born = BORN_FROM + timedelta(days=rng.randrange((BORN_TO - BORN_FROM).days + 1))
     return TestProfile(name, gender, born, _email(name, rng), fictional_phone(address, rng))
@@ -104,7 +106,8 @@ def fictional_phone(address: PublishedAddress, rng: random.Random) -> Phone:
     else:
         pool = nationwide or list(options)  # no state, or an overseas département: any block
     block = rng.choices(pool, weights=[b.size for b in pool])[0]
-    return _filled(block, rng.randrange(block.size), country)
+    phone = _filled(block, rng.randrange(block.size), country)
+    return phone if block in local or not block.serves else replace(phone, area=None)  # not its own
 
 
 def _filled(block: Block, drawn: int, country: str) -> Phone:

@@ -113,7 +113,8 @@ def _profile_seeds(
 ) -> list[tuple[PublishedAddress, int]]:
     """Seeded, a profile depends on the seed and the address alone (and on how many times the
     address came before it in this answer, so a repeat gets another person): not on the batch's
-    size, its filters or the snapshot."""
+    size or its filters, nor on the snapshot while the address stays as it is (its phone follows
+    its area)."""
     seen: Counter[str] = Counter()
     seeds = []
     for address in addresses:
