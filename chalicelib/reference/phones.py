@@ -33,6 +33,14 @@ class Block:
     area: str | None = None  # the area's name, as the regulator gives it
     serves: frozenset[str] = frozenset()
 
+    def filled(self, digits: str) -> tuple[str, str]:
+        """Both formats with `digits` in place of the #s, in order."""
+        international, national = self.international, self.national
+        for digit in digits:
+            international = international.replace("#", digit, 1)
+            national = national.replace("#", digit, 1)
+        return international, national
+
     @property
     def size(self) -> int:
         size: int = 10 ** self.international.count("#")
@@ -115,13 +123,8 @@ def _regions(*codes: str) -> frozenset[str]:
 
 def _singles(kind: PhoneKind, numbers: str, international: str, national: str) -> tuple[Block, ...]:
     """One block per number: `numbers` (space-separated) fill the formats' #s in order."""
-    blocks = []
-    for number in numbers.split():
-        filled = [international, national]
-        for digit in number:
-            filled = [text.replace("#", digit, 1) for text in filled]
-        blocks.append(Block(kind, filled[0], filled[1]))
-    return tuple(blocks)
+    template = Block(kind, international, national)
+    return tuple(Block(kind, *template.filled(number)) for number in numbers.split())
 
 
 def _gb(code: str, national: str, area: str, serves: frozenset[str]) -> Block:

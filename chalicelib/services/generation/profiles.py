@@ -112,10 +112,7 @@ def fictional_phone(address: PublishedAddress, rng: random.Random) -> Phone:
 
 def _filled(block: Block, drawn: int, country: str) -> Phone:
     digits = f"{drawn:0{block.international.count('#')}d}" if block.size > 1 else ""
-    international, national = block.international, block.national
-    for digit in digits:
-        international = international.replace("#", digit, 1)
-        national = national.replace("#", digit, 1)
+    international, national = block.filled(digits)
     rule = RULES[country]
     return Phone(
         number=international,
