@@ -55,6 +55,8 @@ class Operation:
     description: str = ""
     status: int = 200  # of a success: 201 for what it creates, 202 for what it only starts
     read_only: bool | None = None  # None: GET reads, other methods write
+    # Media types of a success besides JSON, each with its body's description (an export's formats).
+    other_media: tuple[tuple[str, str], ...] = ()
 
     @property
     def reads_only(self) -> bool:
@@ -82,8 +84,18 @@ class Call(Generic[Q, B]):
     forwarded_for: str | None
 
 
+@dataclass(frozen=True)
+class Download:
+    """An answer whose body is already written, in its own media type (an export page as CSV or
+    NDJSON), with headers of its own."""
+
+    body: str
+    content_type: str
+    headers: dict[str, str]
+
+
 # A handler gets the call and only the dependencies its route names (`needs`), never the container.
-Handler = Callable[[Call[Any, Any], Any], BaseModel]
+Handler = Callable[[Call[Any, Any], Any], BaseModel | Download]
 Needs = Callable[["deps.Dependencies"], Any]
 
 
@@ -172,6 +184,9 @@ def _respond(
         forwarded_for=request.headers.get("x-forwarded-for"),
     )
     result = handler(call, needed())
+    if isinstance(result, Download):
+        headers: dict[str, str | list[str]] = {"Content-Type": result.content_type, **result.headers}
+        return Response(result.body, headers=headers, status_code=operation.status)
     return Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
 
 

@@ -96,7 +96,7 @@ class GenerationNeeds:
 def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse:
     query = call.query
     _check_mode(query.mode, query.ip)
-    filters = _filters(query, query.country, query.residential, query.complete)
+    filters = filters_of(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
     outcome = service.generate(filters, needs.sources, seed=query.seed)
@@ -107,7 +107,7 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
             mode="address",
             sources_tried=outcome.sources_tried,
             snapshot_id=outcome.snapshot.snapshot_id,
-            result=_generated(outcome.results[0]),
+            result=generated_out(outcome.results[0]),
         )
     )
 
@@ -136,7 +136,7 @@ def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> 
     request = service.BatchRequest(
         count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
     )
-    filters = _filters(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
+    filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     outcome = service.generate_batch(filters, sources, request, seed=body.options.seed)
     return BatchResponse(
         data=BatchData(
@@ -145,7 +145,7 @@ def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> 
             returned_count=len(outcome.results),
             unique=body.options.unique,
             snapshot_id=outcome.snapshot.snapshot_id,
-            results=[_generated(g) for g in outcome.results],
+            results=[generated_out(g) for g in outcome.results],
         )
     )
 
@@ -193,7 +193,7 @@ def _generate_in_ip_region(
             mode="ip-region",
             sources_tried=outcome.sources_tried,
             snapshot_id=outcome.generated.snapshot.snapshot_id,
-            result=_generated(outcome.generated.results[0]),
+            result=generated_out(outcome.generated.results[0]),
             ip_context=IpRegion(ip=found.ip, region=found.region, region_code=found.region_code),
         )
     )
@@ -214,7 +214,7 @@ _LEVELS = (
 )
 
 
-def _filters(source: LocationFilters, country: str, residential: bool | None, complete: bool) -> Filters:
+def filters_of(source: LocationFilters, country: str, residential: bool | None, complete: bool) -> Filters:
     values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
     ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
     return Filters(
@@ -222,7 +222,7 @@ def _filters(source: LocationFilters, country: str, residential: bool | None, co
     )
 
 
-def _generated(g: service.Generated) -> GeneratedAddress:
+def generated_out(g: service.Generated) -> GeneratedAddress:
     return GeneratedAddress(address=address_out(g.address), profile=_profile(g.profile))
 
 

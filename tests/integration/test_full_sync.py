@@ -16,6 +16,7 @@ from chalice.test import Client
 from app import app
 from bench.completeness import validator_form
 from chalicelib import deps
+from chalicelib.api.models.export import LAMBDA_RESPONSE_LIMIT, MAX_EXPORT_PAGE
 from chalicelib.deps import LocalSteps
 from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
@@ -366,3 +367,35 @@ def test_seeds_on_one_street_reach_several_of_its_addresses(
             seen.add(json.loads(answer.body)["data"]["result"]["address"]["id"])
     assert len(seen) >= 3
     assert seen <= set(every) or len(every) == 50
+
+
+def test_an_export_of_10000_addresses_gives_the_same_distinct_addresses_twice(synced: Synced) -> None:
+    headers = _generator_headers(synced)
+    runs = []
+    with Client(app) as client:
+        for _ in range(2):
+            ids: list[str] = []
+            for page in range(1, 6):
+                query = urlencode({"country": "JP", "seed": "ten-thousand", "pageSize": 2000, "page": page})
+                answer = client.http.get(f"/api/v1/export?{query}", headers=headers)
+                assert answer.status_code == 200, answer.body
+                ids += [r["address"]["id"] for r in json.loads(answer.body)["data"]["results"]]
+            runs.append(ids)
+    assert runs[0] == runs[1]
+    assert len(runs[0]) == len(set(runs[0])) == 10_000
+
+
+def test_a_full_export_page_fits_a_lambda_response_in_every_country(synced: Synced) -> None:
+    """A page of each country's first 1,000 addresses, as Lambda's runtime writes the response
+    (JSON with \\u escapes): its largest record, times the largest page, leaves a third free."""
+    headers = _generator_headers(synced)
+    largest = 0
+    with Client(app) as client:
+        for country in synced.report.countries:
+            query = urlencode({"country": country, "residential": "false", "pageSize": 1000, "seed": "size"})
+            answer = client.http.get(f"/api/v1/export?{query}", headers=headers)
+            payload = json.dumps({"statusCode": 200, "headers": answer.headers, "body": answer.body.decode()})
+            assert len(payload) < LAMBDA_RESPONSE_LIMIT
+            results = json.loads(answer.body)["data"]["results"]
+            largest = max([largest, *(len(json.dumps(r)) for r in results)])
+    assert largest * MAX_EXPORT_PAGE < LAMBDA_RESPONSE_LIMIT * 2 / 3

@@ -68,7 +68,7 @@ def generate(filters: Filters, sources: Sources, *, seed: str | None) -> Outcome
 
 
 def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *, seed: str | None) -> Outcome:
-    snapshot = _active(filters.country, sources)
+    snapshot = active(filters.country, sources)
     selection = select(filters, snapshot, sources.catalog)
     # The seed hashes what the filters select, not how they were written: a value and its stable id,
     # or an ISO code and a name, draw the same addresses.
@@ -102,26 +102,21 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         addresses = draw_batch(
             selection, rng, fetch, count=request.count, unique=request.unique, excluded=request.excluded
         )
-    results = [
-        Generated(a, make_profile(a, profile_seed)) for a, profile_seed in _profile_seeds(seed, addresses)
-    ]
-    return Outcome(snapshot, results)
+    return Outcome(snapshot, with_profiles(seed, addresses))
 
 
-def _profile_seeds(
-    seed: str | None, addresses: Sequence[PublishedAddress]
-) -> list[tuple[PublishedAddress, int]]:
-    """Seeded, a profile depends on the seed and the address alone (and on how many times the
-    address came before it in this answer, so a repeat gets another person): not on the batch's
-    size or its filters, nor on the snapshot while the address stays as it is (its phone follows
-    its area)."""
+def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> list[Generated]:
+    """Each address with its test profile. Seeded, a profile depends on the seed and the address
+    alone (and on how many times the address came before it in this answer, so a repeat gets
+    another person): not on the batch's size or its filters, nor on the snapshot while the address
+    stays as it is (its phone follows its area)."""
     seen: Counter[str] = Counter()
-    seeds = []
+    results = []
     for address in addresses:
         rng = make_rng(seed, "profile", address.id, str(seen[address.id]))
         seen[address.id] += 1
-        seeds.append((address, rng.getrandbits(63)))
-    return seeds
+        results.append(Generated(address, make_profile(address, rng.getrandbits(63))))
+    return results
 
 
 def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, PublishedSnapshot]:
@@ -135,7 +130,7 @@ def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, Pu
     raise AddressNotFound(f"no currently published address has id {address_id}")
 
 
-def _active(country: str, sources: Sources) -> PublishedSnapshot:
+def active(country: str, sources: Sources) -> PublishedSnapshot:
     snapshot = sources.snapshots.get(country)
     if snapshot is None or snapshot.count == 0:
         raise NoPoolCoverage(f"no published pool for country {country}")

@@ -142,6 +142,20 @@ def draw_text(
     return _take_all(_intersection(heads, ranges, read), rng, fetch, keep, count, unique)
 
 
+def every_candidate(query: Query, selection: Selection, index: TextIndexReader) -> list[int]:
+    """Every ordinal in the selection whose address holds all of q's tokens, in ordinal order:
+    exactly the matches for words, a superset (each to be checked with `matches`) for CJK runs."""
+    snapshot = selection.snapshot
+    heads = index.get_token_heads(snapshot.snapshot_id, snapshot.layout, sorted(query.tokens))
+    if not query.tokens or len(heads) < len(query.tokens):
+        return []
+
+    def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
+        return index.get_token_chunks(snapshot.snapshot_id, snapshot.layout, wanted)
+
+    return _intersection(heads, selection.ranges, read)
+
+
 def _rounds(
     pool: Pool,
     rng: random.Random,

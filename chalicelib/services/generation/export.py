@@ -1,0 +1,85 @@
+"""The seeded export: page after page of distinct addresses matching the filters, each with its
+test profile, the same seed always walking the same sequence until the matches run out.
+
+The sequence is a keyed bijection of the matches' positions (domain/permutation.py): page p is
+positions (p-1)·size … p·size-1 of it, computed from (seed, snapshot, filters, p) alone, so any
+page is served without state and no address appears twice in one export. With free text `q` the
+positions are those of the addresses holding all of q's index tokens (exactly the matches for
+words); a candidate that holds every pair of a Han, kana or Hangul run but not the run itself is
+left out of its page, so such a page may hold fewer than its size."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.permutation import SeededPermutation
+from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.text_search import matches, parse, searchable
+from chalicelib.services.generation.selection import Filters, Selection, select
+from chalicelib.services.generation.service import Generated, Sources, active, with_profiles
+from chalicelib.services.generation.text_draws import every_candidate
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    page: int  # from 1
+    size: int
+    seed: str | None = None  # None: a fresh one, returned, for the next pages to give
+
+
+@dataclass(frozen=True)
+class ExportPage:
+    snapshot: PublishedSnapshot
+    seed: str
+    page: int
+    size: int
+    total: int  # positions in the sequence: the matches (for CJK q, the candidates)
+    results: list[Generated]
+
+    @property
+    def pages(self) -> int:
+        return math.ceil(self.total / self.size)
+
+    @property
+    def next_page(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
+
+
+def export_page(filters: Filters, sources: Sources, request: PageRequest) -> ExportPage:
+    seed = request.seed if request.seed is not None else secrets.token_urlsafe(12)
+    snapshot = active(filters.country, sources)
+    selection = select(filters, snapshot, sources.catalog)
+    ordinal_at, total, keep = _sequence(filters, selection, sources)
+    order = SeededPermutation(total, _key(seed, snapshot, selection, filters))
+    first = (request.page - 1) * request.size
+    ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, total))]
+    fetched = (
+        sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals) if ordinals else {}
+    )
+    addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
+    return ExportPage(snapshot, seed, request.page, request.size, total, with_profiles(seed, addresses))
+
+
+def _sequence(
+    filters: Filters, selection: Selection, sources: Sources
+) -> tuple[Callable[[int], int], int, Callable[[PublishedAddress], bool]]:
+    """What the export walks: the k-th position's ordinal, how many positions, and which
+    addresses read at them are served."""
+    if not filters.q:
+        return selection.ordinal_at, selection.total, lambda _: True
+    query = parse(filters.q)
+    candidates = every_candidate(query, selection, sources.pool)
+    return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a))
+
+
+def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, filters: Filters) -> bytes:
+    """What the sequence depends on: the seed and what the filters select (not how they were
+    written), in this snapshot."""
+    ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
+    text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, filters.q or ""))
+    return hashlib.sha256(text.encode()).digest()
