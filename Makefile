@@ -12,6 +12,7 @@ LABEL ?= make token
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
+LINTERS_STAMP := tests/contract/linters/node_modules/.installed
 EMULATOR_VENV := .venv-emulator
 EMULATOR_STAMP := $(EMULATOR_VENV)/.installed
 # The console's third-party files (swagger-ui-dist), served by the app itself: copied into the
@@ -34,6 +35,12 @@ $(NODE_STAMP): infra/local/package.json infra/local/package-lock.json
 	npm ci --prefix infra/local --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# Redocly and Spectral for the OpenAPI lint tests; --ignore-scripts: no install script is needed,
+# and @scarf/scarf's would report the install over the network.
+$(LINTERS_STAMP): tests/contract/linters/package.json tests/contract/linters/package-lock.json
+	npm ci --prefix tests/contract/linters --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install over the network.
 $(CONSOLE_STAMP): infra/console/package.json infra/console/package-lock.json
 	npm ci --prefix infra/console --ignore-scripts --no-audit --no-fund --loglevel=error
@@ -46,7 +53,7 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP)
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT).
 run: install
@@ -76,7 +83,7 @@ pytest: install browser
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) $(EMULATOR_VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
 ## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS

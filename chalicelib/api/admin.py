@@ -37,6 +37,8 @@ def _admin(call: Call[Any, Any], clock: Clock) -> service.Admin:
         name="listTokens",
         tag="admin",
         summary="Every token (never its secret), newest first, with its use today",
+        description="Tokens are stored as hashes: the list shows each token's id, label, scope, "
+        "limit, dates and status, never a secret.",
         response=models.TokensResponse,
         scope=Scope.ADMIN,
     ),
@@ -56,6 +58,8 @@ def list_tokens(call: Call[None, None], admin: service.TokenAdmin) -> models.Tok
         name="createToken",
         tag="admin",
         summary="Create a token; its secret is in this response only",
+        description="201 with the bearer value, shown once: only its hash is stored. The creation is "
+        "written to the audit log.",
         response=models.CreatedTokenResponse,
         scope=Scope.ADMIN,
         body=models.CreateTokenBody,
@@ -112,6 +116,8 @@ def revoke_token(call: Call[None, None], admin: service.TokenAdmin) -> models.To
         name="getDataStatus",
         tag="admin",
         summary="Per enabled country its pool, coverage and sync state; the last sync's report",
+        description="What the console's data page shows: each enabled country's published snapshot, "
+        "counts, coverage rules and whether a sync is running, with the last sync's report.",
         response=models.DataStatusResponse,
         scope=Scope.ADMIN,
     ),
@@ -177,6 +183,8 @@ def start_sync(call: Call[None, None], control: service.SyncControl) -> models.S
         name="listAuditEntries",
         tag="admin",
         summary="The audit log: every administrator action, newest first (kept 13 months)",
+        description="Token creations and revocations and sync starts, each with the acting token's id "
+        "and the time; `limit` newest entries.",
         response=models.AuditResponse,
         scope=Scope.ADMIN,
         query=models.AuditQuery,

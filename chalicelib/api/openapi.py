@@ -57,19 +57,45 @@ different tokens. Admin calls count against the token's per-minute limit like an
 sync; 404 `TOKEN_NOT_FOUND`; 409 `SYNC_RUNNING`.
 """
 
+# Every tag the operations use, described for the documents' tag lists (a KeyError here: a new tag
+# needs its description).
+_TAG_TEXT = {
+    "probes": "Liveness and readiness, without a token",
+    "reports": "Which countries are published, their coverage and the data's health",
+    "generation": "Published addresses with fictitious test profiles: one, a batch, by ID, an export",
+    "catalog": "The locations of the published pool, searched or browsed, with counts",
+    "context": "Where the caller's IP address is, for ip-region generation",
+    "translation": "An address written in one of nine display languages",
+    "admin": "Tokens, the pool's state, syncs and the audit log",
+}
+# Relative to the document's own URL (…/api/v1/openapi.json), so it names the API's root on any
+# deployment: a custom domain's root, or an execute-api URL with its stage.
+_SERVERS = {
+    "public": [{"url": "../..", "description": "The deployment that serves this document"}],
+    "admin": [{"url": "../../..", "description": "The deployment that serves this document"}],
+}
+_CONTACT = {"name": "Address Generation Service team"}
+# The service is not published under an open licence; each served address carries its source's
+# licence and attribution in `source`.
+_LICENSE = {
+    "name": "Proprietary; addresses under their sources' licences (each address's source.license)",
+    "identifier": "LicenseRef-Proprietary",
+}
+
 _ERROR_TEXT = {
     400: "INVALID_REQUEST: malformed or invalid request; details name the field",
     401: "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
     403: "FORBIDDEN: the token's scope does not cover this endpoint",
     404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND (TOKEN_NOT_FOUND in the admin API)",
     409: "SYNC_RUNNING: a sync is running already",
-    429: "RATE_LIMITED: the token's per-minute limit is used up; see Retry-After",
+    429: "RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or stage "
+    "throttle answered; see Retry-After",
     500: "INTERNAL_ERROR",
     503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling (Retry-After: 5), or a "
     "setting the endpoint needs is missing",
 }
-_AUTH_ERRORS = (401, 403, 429)
-_ALWAYS = (500, 503)
+_AUTH_ERRORS = (401, 403)
+_ALWAYS = (429, 500, 503)  # 429: the WAF's per-IP rule and the stage's throttle answer any route
 
 
 def build_document(operations: list[Operation], document: str = "public") -> dict[str, Any]:
@@ -86,7 +112,15 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
     return {
         "openapi": "3.1.0",
-        "info": {"title": title, "version": API_VERSION, "description": description},
+        "info": {
+            "title": title,
+            "version": API_VERSION,
+            "description": description,
+            "contact": _CONTACT,
+            "license": _LICENSE,
+        },
+        "servers": _SERVERS[document],
+        "tags": [{"name": t, "description": _TAG_TEXT[t]} for t in sorted({op.tag for op in operations})],
         "paths": paths,
         "components": {
             "schemas": schemas,
@@ -140,17 +174,25 @@ def _parameters(model: type[BaseModel] | None, where: str, schemas: dict[str, An
     params = []
     for name, prop in schema["properties"].items():
         param: dict[str, Any] = {"name": name, "in": where, "required": name in required or where == "path"}
-        if "description" in prop:
-            param["description"] = prop["description"]
+        described = prop.get("description") or _branch_description(prop)
+        if described:
+            param["description"] = described
         param["schema"] = {k: v for k, v in prop.items() if k not in {"description", "title"}}
         params.append(param)
     return params
 
 
+def _branch_description(prop: dict[str, Any]) -> str | None:
+    """pydantic writes an optional annotated parameter's description inside its non-null branch."""
+    branches = [b for b in prop.get("anyOf", []) if b.get("type") != "null"]
+    return branches[0].get("description") if len(branches) == 1 else None
+
+
 def _responses(op: Operation) -> dict[str, Any]:
-    responses: dict[str, Any] = {
-        str(op.status): {"description": op.summary, "content": _json_ref(op.response)}
-    }
+    content = _json_ref(op.response)
+    for media_type, description in op.other_media:
+        content[media_type] = {"schema": {"type": "string", "description": description}}
+    responses: dict[str, Any] = {str(op.status): {"description": op.summary, "content": content}}
     statuses = set(op.errors) | set(_ALWAYS)
     if op.scope:
         statuses |= set(_AUTH_ERRORS)

@@ -25,6 +25,7 @@ OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/opena
         path="/api/v1/health",
         name="getHealth",
         summary="The API process is up",
+        description="Liveness: answers 200 while the process runs, without reading storage or a token.",
         tag="probes",
         response=HealthStatus,
         scope=None,

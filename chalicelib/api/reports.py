@@ -68,6 +68,8 @@ def countries(call: Call[None, None], snapshots: service.Snapshots) -> Countries
         name="listAvailability",
         tag="reports",
         summary="Whether each enabled country can be generated, and with residential evidence",
+        description="Every country enabled for synchronization, published or not: `available` once its "
+        "pool is published, `residentialAvailable` when it holds residential addresses.",
         response=AvailabilityResponse,
         scope=Scope.READ,
     ),
