@@ -1,0 +1,110 @@
+"""Where an address comes from: the service, an exported file (offline mode), or the service with
+the file as its fallback when the service cannot be reached."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from ags_testkit.client import Client, Unreachable
+from ags_testkit.records import GeneratedAddress
+
+# Filters a draw understands offline: component equality, case-insensitive.
+_OFFLINE_FILTERS = {
+    "region": "region",
+    "city": "city",
+    "district": "district",
+    "postcode": "postcode",
+}
+
+
+@dataclass(frozen=True)
+class Filters:
+    country: str = "US"
+    region: str | None = None
+    city: str | None = None
+    district: str | None = None
+    postcode: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # q, residential, complete, ids: online only
+
+    def given(self) -> dict[str, Any]:
+        named = {k: getattr(self, k) for k in ("region", "city", "district", "postcode")}
+        return {k: v for k, v in {**named, **self.extra}.items() if v is not None}
+
+
+class Source(Protocol):
+    def draw(self, seed: str, filters: Filters) -> GeneratedAddress: ...
+
+
+@dataclass(frozen=True)
+class Service:
+    client: Client
+
+    def draw(self, seed: str, filters: Filters) -> GeneratedAddress:
+        return self.client.generate(filters.country, seed=seed, **filters.given())
+
+
+class Offline:
+    """Addresses from files `ags export` wrote (NDJSON or JSON): the same seed and filters always
+    pick the same one."""
+
+    def __init__(self, records: Iterable[GeneratedAddress]) -> None:
+        self.records = sorted(records, key=lambda r: r["address"]["id"])
+
+    @classmethod
+    def load(cls, *paths: str | Path) -> Offline:
+        return cls(record for path in paths for record in _read(Path(path)))
+
+    def draw(self, seed: str, filters: Filters) -> GeneratedAddress:
+        if filters.extra:
+            raise ValueError(
+                f"offline mode filters by country and components only, not {sorted(filters.extra)}"
+            )
+        matching = [r for r in self.records if _matches(r, filters)]
+        if not matching:
+            raise LookupError(f"no exported address matches {filters}")
+        digest = hashlib.sha256(f"{seed}\x1f{filters}".encode()).digest()
+        return matching[int.from_bytes(digest[:8], "big") % len(matching)]
+
+
+@dataclass(frozen=True)
+class Fallback:
+    primary: Source
+    offline: Source
+
+    def draw(self, seed: str, filters: Filters) -> GeneratedAddress:
+        try:
+            return self.primary.draw(seed, filters)
+        except Unreachable:
+            return self.offline.draw(seed, filters)
+
+
+def fallback(client: Client, offline_file: str | Path | None) -> Source:
+    """The service, falling back to the exported file (when one is given) if it is unreachable."""
+    service = Service(client)
+    return Fallback(service, Offline.load(offline_file)) if offline_file else service
+
+
+def _matches(record: GeneratedAddress, filters: Filters) -> bool:
+    address = record["address"]
+    if address["countryCode"] != filters.country.upper():
+        return False
+    components = cast(Mapping[str, Any], address["components"])
+    for name, key in _OFFLINE_FILTERS.items():
+        wanted = getattr(filters, name, None)
+        if wanted is not None and str(components.get(key) or "").casefold() != wanted.casefold():
+            return False
+    return True
+
+
+def _read(path: Path) -> list[GeneratedAddress]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        data: Any = json.loads(text)
+        results = data["data"]["results"] if isinstance(data, dict) else data
+        return cast(list[GeneratedAddress], results)
+    return [cast(GeneratedAddress, json.loads(line)) for line in text.splitlines() if line.strip()]

@@ -1,0 +1,42 @@
+"""pytest fixtures: `real_address` draws a real published address (with its test profile) seeded
+from the test's node id, so a test gets the same address on every run; `@pytest.mark.ags(...)`
+chooses the country and filters. `--ags-offline FILE` (or AGS_OFFLINE_FILE) names an exported file
+used when the service cannot be reached, so a CI job runs without network."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from ags_testkit.client import Client
+from ags_testkit.draw import Filters, Source, fallback
+from ags_testkit.records import GeneratedAddress
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("ags", "real addresses from the Address Generation Service")
+    group.addoption(
+        "--ags-offline", default=None, help="an `ags export` file to use when the service is unreachable"
+    )
+    group.addoption("--ags-country", default="US", help="the country of real_address without an ags marker")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "ags(country='US', **filters): what real_address draws")
+
+
+@pytest.fixture(scope="session")
+def ags_source(pytestconfig: pytest.Config) -> Source:
+    offline = pytestconfig.getoption("--ags-offline") or os.environ.get("AGS_OFFLINE_FILE")
+    return fallback(Client(), offline)
+
+
+@pytest.fixture
+def real_address(request: pytest.FixtureRequest, ags_source: Source) -> GeneratedAddress:
+    marker = request.node.get_closest_marker("ags")
+    options: dict[str, Any] = dict(marker.kwargs) if marker else {}
+    country = options.pop("country", request.config.getoption("--ags-country"))
+    named = {k: options.pop(k) for k in ("region", "city", "district", "postcode") if k in options}
+    return ags_source.draw(request.node.nodeid, Filters(country=country, **named, extra=options))

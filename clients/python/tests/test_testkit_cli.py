@@ -1,0 +1,40 @@
+"""`ags export` against a stand-in service."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from ags_testkit.cli import main
+from testkit_fakes import FakeService, record, serving
+
+RECORDS = [record(i) for i in range(30)]
+
+
+@pytest.mark.parametrize("fmt", ["ndjson", "json", "csv"])
+def test_export_writes_the_count_in_the_format(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / f"out.{fmt}"
+    with serving(FakeService(RECORDS)) as service:
+        argv = ["export", "--country", "AD", "--count", "25", "--seed", "s", "--format", fmt]
+        code = main([*argv, "--page-size", "10", "--output", str(out), "--base-url", service.url])
+    assert code == 0
+    want = [f"ad-fixture{i:04d}" for i in range(25)]
+    if fmt == "csv":
+        rows = list(csv.DictReader(out.open(newline="")))
+        assert [r["id"] for r in rows] == want
+    else:
+        text = out.read_text()
+        records = json.loads(text) if fmt == "json" else [json.loads(line) for line in text.splitlines()]
+        assert [r["address"]["id"] for r in records] == want
+    assert "25 addresses" in capsys.readouterr().err
+
+
+def test_an_error_is_a_message_and_exit_code_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with serving(FakeService(RECORDS, [(400, {})])) as service:
+        code = main(["export", "--country", "AD", "--count", "5", "--base-url", service.url, "--quiet"])
+    assert code == 1
+    assert "400" in capsys.readouterr().err

@@ -1,0 +1,65 @@
+"""Offline mode: an exported file read when the service cannot be reached."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ags_testkit import Client, Filters, Offline, Unreachable, fallback
+from ags_testkit.faker_provider import real_address_provider
+from faker import Faker
+from testkit_fakes import record
+
+RECORDS = [record(i, "AD", "Canillo" if i % 2 else "Encamp") for i in range(40)] + [
+    record(100, "LI", "Vaduz")
+]
+
+
+@pytest.fixture
+def exported(tmp_path: Path) -> Path:
+    path = tmp_path / "export.ndjson"
+    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    return path
+
+
+def test_the_same_seed_picks_the_same_record_and_filters_hold(exported: Path) -> None:
+    pool = Offline.load(exported)
+    picked = {pool.draw(f"s{i}", Filters("AD", city="encamp"))["address"]["id"] for i in range(30)}
+    assert len(picked) > 5
+    assert all(int(p[-4:]) % 2 == 0 for p in picked)
+    assert pool.draw("x", Filters("AD")) == pool.draw("x", Filters("AD"))
+    assert pool.draw("x", Filters("LI"))["address"]["id"] == "li-fixture0100"
+
+
+def test_json_exports_read_as_ndjson_ones(exported: Path, tmp_path: Path) -> None:
+    as_json = tmp_path / "export.json"
+    as_json.write_text(json.dumps(RECORDS))
+    assert Offline.load(as_json).records == Offline.load(exported).records
+
+
+def test_what_offline_cannot_filter_is_refused_and_nothing_matching_is_an_error(exported: Path) -> None:
+    pool = Offline.load(exported)
+    with pytest.raises(ValueError, match="q"):
+        pool.draw("s", Filters("AD", extra={"q": "x"}))
+    with pytest.raises(LookupError):
+        pool.draw("s", Filters("JP"))
+
+
+def test_the_faker_provider_falls_back_to_the_file_and_follows_fakers_seed(exported: Path) -> None:
+    unreachable = Client("http://127.0.0.1:9", "t", timeout=1)  # discard port: nothing answers
+    fake = Faker()
+    fake.add_provider(real_address_provider(unreachable, exported))
+    Faker.seed(7)
+    first = [fake.real_address(country="AD")["id"] for _ in range(5)]
+    Faker.seed(7)
+    again = [fake.real_address(country="AD")["id"] for _ in range(5)]
+    assert first == again
+    assert len(set(first)) > 1
+    assert fake.real_profile(country="LI", city="Vaduz")["email"] == "p100@example.org"
+
+
+def test_without_a_file_the_service_being_down_is_an_error() -> None:
+    source = fallback(Client("http://127.0.0.1:9", "t", timeout=1), None)
+    with pytest.raises(Unreachable, match=r"127\.0\.0\.1:9"):
+        source.draw("s", Filters("AD"))
