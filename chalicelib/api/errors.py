@@ -31,6 +31,8 @@ _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
 
 # Chalice answers some requests before our routes run (405, 415, its own 500); same shape for those.
 _CHALICE_CODES = {400: "INVALID_REQUEST", 405: "INVALID_REQUEST", 415: "INVALID_REQUEST"}
+# Every code an error answer may carry (the OpenAPI documents' ErrorBody.code enum must match).
+CODES = frozenset(code for _, code in _STATUS_AND_CODE.values()) | set(_CHALICE_CODES.values())
 
 
 def error_body(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -142,7 +143,44 @@ def _component_schemas(operations: list[Operation]) -> dict[str, Any]:
         if op.body:
             models[op.body] = "validation"
     _, top = models_json_schema(list(models.items()), ref_template=_REF)
-    return dict(top.get("$defs", {}))
+    schemas = dict(top.get("$defs", {}))
+    bodies = [op.body.__name__ for op in operations if op.body]
+    for name in _referenced(bodies, schemas):
+        _defaults_described(schemas[name])
+    return schemas
+
+
+def _referenced(names: list[str], schemas: dict[str, Any]) -> set[str]:
+    """These schemas and every schema they reference, however deep."""
+    found, todo = set(names), list(names)
+    while todo:
+        for ref in _refs(schemas[todo.pop()]):
+            if ref not in found:
+                found.add(ref)
+                todo.append(ref)
+    return found
+
+
+def _refs(node: object) -> set[str]:
+    if isinstance(node, dict):
+        own = {node["$ref"].rsplit("/", 1)[1]} if "$ref" in node else set()
+        return own.union(*(_refs(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(v) for v in node))
+    return set()
+
+
+def _defaults_described(schema: dict[str, Any]) -> None:
+    """A request body's defaults in words, not as `default`: generators make a property with a
+    default required (openapi-typescript) or send the default themselves; the server applies it."""
+    for prop in schema.get("properties", {}).values():
+        if "default" in prop:
+            default = prop.pop("default")
+            if default is not None and default != []:
+                text = prop.get("description", "").rstrip(".")
+                prop["description"] = (
+                    f"{text}. Default: {json.dumps(default)}." if text else f"Default: {json.dumps(default)}."
+                )
 
 
 def _operation(op: Operation, schemas: dict[str, Any]) -> dict[str, Any]:
@@ -177,9 +215,23 @@ def _parameters(model: type[BaseModel] | None, where: str, schemas: dict[str, An
         described = prop.get("description") or _branch_description(prop)
         if described:
             param["description"] = described
-        param["schema"] = {k: v for k, v in prop.items() if k not in {"description", "title"}}
+        param["schema"] = _without_null(
+            {k: v for k, v in prop.items() if k not in {"description", "title"}}, param["required"]
+        )
         params.append(param)
     return params
+
+
+def _without_null(schema: dict[str, Any], required: bool) -> dict[str, Any]:
+    """An optional parameter is left out, never sent as null: its schema is its non-null branch,
+    without pydantic's `default: null` (which generators turn into a required or `null` value)."""
+    if required or schema.get("default", ...) is not None:
+        return schema
+    branches = [b for b in schema.get("anyOf", []) if b.get("type") != "null"]
+    rest = {k: v for k, v in schema.items() if k not in {"anyOf", "default"}}
+    if len(branches) == 1:
+        return {**branches[0], **rest}
+    return {**rest, "anyOf": branches} if branches else rest
 
 
 def _branch_description(prop: dict[str, Any]) -> str | None:

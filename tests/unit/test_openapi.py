@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from openapi_spec_validator import validate
 
 import app as _app  # noqa: F401 - registers every blueprint's operations
 from chalicelib.api.endpoint import OPERATIONS
+from chalicelib.api.errors import CODES
+from chalicelib.api.models.common import ErrorCode
 from chalicelib.api.openapi import build_document
 
 SPEC_ENDPOINTS = {
@@ -70,7 +72,7 @@ def test_authenticated_operations_list_auth_errors(document: dict[str, Any]) -> 
 )
 def test_generate_parameter_limits(document: dict[str, Any], name: str, limit: int) -> None:
     schema = _param(document, "/api/v1/generate", name)["schema"]
-    assert any(option.get("maxLength") == limit for option in schema.get("anyOf", [schema]))
+    assert schema["maxLength"] == limit
 
 
 def test_generate_defaults_and_enums(document: dict[str, Any]) -> None:
@@ -132,3 +134,49 @@ def test_the_admin_api_has_its_own_valid_document_all_admin_scoped() -> None:
     create = admin["components"]["schemas"]["CreateTokenBody"]
     assert create["additionalProperties"] is False
     assert set(create["required"]) == {"label", "scope", "ratePerMinute", "expiresIn"}
+
+
+def test_error_codes_are_an_enum_of_exactly_the_codes_errors_carry(document: dict[str, Any]) -> None:
+    code = _schema(document, "ErrorBody")["properties"]["code"]
+    assert set(code["enum"]) == CODES
+    assert set(get_args(ErrorCode)) == CODES
+
+
+def test_optional_parameters_are_never_null_nor_defaulted_to_null(document: dict[str, Any]) -> None:
+    loose = [
+        (path, p["name"])
+        for path, item in document["paths"].items()
+        for op in item.values()
+        for p in op.get("parameters", [])
+        if any(b.get("type") == "null" for b in p["schema"].get("anyOf", []))
+        or p["schema"].get("default", ...) is None
+    ]
+    assert loose == []
+
+
+def test_responses_require_every_field_the_server_writes(document: dict[str, Any]) -> None:
+    assert _schema(document, "GenerateData")["required"] == [
+        "requestId",
+        "country",
+        "mode",
+        "sourcesTried",
+        "snapshotId",
+        "result",
+        "ipContext",
+    ]
+    assert set(_schema(document, "Components")["required"]) == set(
+        _schema(document, "Components")["properties"]
+    )
+    assert _schema(document, "ErrorBody")["required"] == ["code", "message", "requestId"]
+
+
+def test_request_bodies_state_defaults_in_words_not_as_defaults(document: dict[str, Any]) -> None:
+    options = _schema(document, "BatchOptions")["properties"]
+    assert "default" not in options["unique"]
+    assert options["unique"]["description"] == "Default: true."
+
+
+def test_ip_is_one_typed_string(document: dict[str, Any]) -> None:
+    schema = _param(document, "/api/v1/generate", "ip")["schema"]
+    assert schema["type"] == "string"
+    assert [b["type"] for b in schema["anyOf"]] == ["string", "string"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -14,6 +14,7 @@ from pydantic import (
     WithJsonSchema,
 )
 from pydantic.alias_generators import to_camel
+from pydantic.json_schema import SkipJsonSchema
 
 MAX_VALUE_LENGTH = 300  # region, city, district, postcode, q, seed
 MAX_ID_LENGTH = 160  # regionId, cityId, districtId, postcodeId, requestId, address ids
@@ -42,8 +43,15 @@ Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
 IpText = Annotated[
     str,
     StringConstraints(min_length=1, max_length=MAX_IP_LENGTH),
+    # Each branch typed: generated clients make `Any` of format-only branches.
     WithJsonSchema(
-        {"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}], "maxLength": MAX_IP_LENGTH}
+        {
+            "type": "string",
+            "anyOf": [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}],
+            "maxLength": MAX_IP_LENGTH,
+            "description": "An IPv4 or IPv6 address",
+            "examples": ["81.2.69.142"],
+        }
     ),
 ]
 # A cursor is what a previous page returned (signed: any other value is refused with 400).
@@ -60,9 +68,16 @@ LocationType = Literal["region", "city", "district", "postcode"]
 
 
 class ApiModel(BaseModel):
-    """camelCase on the wire, snake_case in Python; unknown properties are refused."""
+    """camelCase on the wire, snake_case in Python; unknown properties are refused. A response
+    writes every field (null where there is no value), so its schema requires them all."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+        json_schema_serialization_defaults_required=True,
+    )
 
 
 class QueryModel(ApiModel):
@@ -80,13 +95,35 @@ class ErrorDetailOut(ApiModel):
     message: str
 
 
+ErrorCode = Literal[
+    "INVALID_REQUEST",
+    "UNAUTHORIZED",
+    "FORBIDDEN",
+    "NO_POOL_COVERAGE",
+    "ADDRESS_NOT_FOUND",
+    "TOKEN_NOT_FOUND",
+    "SYNC_RUNNING",
+    "RATE_LIMITED",
+    "INTERNAL_ERROR",
+    "SERVICE_UNAVAILABLE",
+]
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
 class ErrorBody(ApiModel):
-    code: str = Field(
-        description="INVALID_REQUEST, UNAUTHORIZED, FORBIDDEN, NO_POOL_COVERAGE, ADDRESS_NOT_FOUND, "
-        "RATE_LIMITED, INTERNAL_ERROR or SERVICE_UNAVAILABLE"
+    # `details` is left out when there are none: the one response field that may be absent.
+    model_config = ConfigDict(json_schema_serialization_defaults_required=False)
+
+    code: ErrorCode = Field(description="What went wrong; each operation's responses say which codes it uses")
+    message: str = Field(description="For a person: what went wrong and, where it helps, what to change")
+    details: list[ErrorDetailOut] | SkipJsonSchema[None] = Field(
+        default=None,
+        description="Per field, what is wrong with it (validation errors); absent when there is nothing",
+        json_schema_extra=_no_default,
     )
-    message: str
-    details: list[ErrorDetailOut] | None = None
     request_id: str = Field(description="The server's id of this request, also in X-Request-Id")
 
 
