@@ -44,6 +44,7 @@ CSV_COLUMNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("propertyType", ("address", "propertyType")),
     ("complete", ("address", "completeness", "complete")),
     ("missing", ("address", "completeness", "missing")),
+    ("invalid", ("address", "completeness", "invalid")),
     ("derived", ("address", "derived")),
     ("sourceId", ("address", "source", "id")),
     ("sourceLicense", ("address", "source", "license")),

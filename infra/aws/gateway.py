@@ -117,9 +117,15 @@ class Gateway(Construct):
         self.web_acl = self._web_acl(stage, rest_api)
 
     def _web_acl(self, stage: Stage, rest_api: CfnResource) -> wafv2.CfnWebACL:
-        """WAF in front of the stage: a rate rule per client IP, answered 429 in the error shape."""
+        """WAF in front of the stage: a rate rule per client IP, answered 429 in the error shape. The
+        firewall answers before API Gateway gives the request an id, so its requestId says who
+        answered (the documents' ErrorBody requires one)."""
         body = {
-            "error": {"code": "RATE_LIMITED", "message": "too many requests from this address; retry later"}
+            "error": {
+                "code": "RATE_LIMITED",
+                "message": "too many requests from this address; retry later",
+                "requestId": "firewall",
+            }
         }
         acl = wafv2.CfnWebACL(
             self,

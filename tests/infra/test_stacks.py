@@ -12,6 +12,7 @@ import pytest
 from aws_cdk.assertions import Annotations, Match, Template
 from cfnlint.api import lint_file
 
+from chalicelib.api.models.common import ErrorResponse
 from chalicelib.services.sync.sharded import STAGES as SYNC_STAGES
 from infra.aws.data import table_names
 from infra.aws.domain import CustomDomain
@@ -272,7 +273,8 @@ def test_waf_limits_each_client_ip_on_the_api_stage_and_answers_in_the_error_sha
     blocked = rule["Action"]["Block"]["CustomResponse"]
     assert blocked["ResponseCode"] == 429
     body = acl["Properties"]["CustomResponseBodies"][blocked["CustomResponseBodyKey"]]
-    assert json.loads(body["Content"])["error"]["code"] == "RATE_LIMITED"
+    answer = ErrorResponse.model_validate(json.loads(body["Content"]))  # the documented error shape
+    assert answer.error.code == "RATE_LIMITED"
     [association] = _resources(template, "AWS::WAFv2::WebACLAssociation").values()
     assert association["DependsOn"] == ["RestAPIapiStage"]  # the stage SAM makes of RestAPI
     assert "/stages/api" in json.dumps(association["Properties"]["ResourceArn"])

@@ -81,5 +81,7 @@ def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, filters: 
     """What the sequence depends on: the seed and what the filters select (not how they were
     written), in this snapshot."""
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
-    text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, filters.q or ""))
+    query = parse(filters.q) if filters.q else None  # `Main St` and `main st` are one query
+    said = f"{sorted(query.words)}{sorted(query.runs)}" if query else ""
+    text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, said))
     return hashlib.sha256(text.encode()).digest()

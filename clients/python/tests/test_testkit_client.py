@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from ags_testkit import ApiError, Client, Unreachable
+from ags_testkit import ApiError, Client, SnapshotChanged, Unreachable
 from testkit_fakes import FakeService, record, serving
 
 
@@ -57,3 +57,9 @@ def test_export_walks_the_pages_up_to_the_count() -> None:
 def test_only_http_urls_are_accepted() -> None:
     with pytest.raises(ValueError, match="http"):
         Client("file:///etc/passwd", "t")
+
+
+def test_an_export_stops_when_a_sync_changes_the_snapshot_between_pages() -> None:
+    service = FakeService([record(i) for i in range(25)], snapshots=["snap-1", "snap-2"])
+    with serving(service), pytest.raises(SnapshotChanged, match="snap-2"):
+        list(Client(service.url, "t").export("AD", 25, seed="s", page_size=10))

@@ -38,6 +38,7 @@ class FakeService:
     failures: list[tuple[int, dict[str, str]]] = field(default_factory=list)  # answered first, in order
     seen: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)  # method, path+query, headers
     port: int = 0
+    snapshots: list[str] = field(default_factory=list)  # per export page asked for; else snap-1
 
     @property
     def url(self) -> str:
@@ -71,7 +72,7 @@ class FakeService:
         pages = -(-len(self.records) // size)
         headers = {
             "X-Export-Seed": query.get("seed", "chosen"),
-            "X-Export-Snapshot": "snap-1",
+            "X-Export-Snapshot": self.snapshots.pop(0) if self.snapshots else "snap-1",
             "X-Export-Total": str(len(self.records)),
             "X-Export-Pages": str(pages),
         }

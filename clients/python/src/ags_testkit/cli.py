@@ -17,7 +17,7 @@ from typing import IO
 
 from tqdm import tqdm
 
-from ags_testkit.client import ApiError, Client, Unreachable
+from ags_testkit.client import ApiError, Client, SnapshotChanged, Unreachable, ndjson_lines
 
 FILTERS = (
     "region",
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout  # noqa: SIM115
     try:
         written = export(client, args, out)
-    except (ApiError, Unreachable) as error:
+    except (ApiError, SnapshotChanged, Unreachable) as error:
         print(f"ags export: {error}", file=sys.stderr)
         return 1
     finally:
@@ -63,7 +63,7 @@ def export(client: Client, args: argparse.Namespace, out: IO[str]) -> int:
                 args.country, page=page, page_size=args.page_size, seed=seed, fmt=fmt, **filters
             )
             if snapshot is not None and answer.snapshot_id != snapshot:
-                raise ApiError(409, "SNAPSHOT_CHANGED", "a sync published a new snapshot mid-export", None)
+                raise SnapshotChanged(f"a sync published a new snapshot at page {page}: export again")
             seed, snapshot, page = answer.seed, answer.snapshot_id, answer.next_page
             wanted = args.count - written
             if fmt == "csv":
@@ -74,7 +74,7 @@ def export(client: Client, args: argparse.Namespace, out: IO[str]) -> int:
                 writer.writerows(rows[:wanted])
                 taken = len(rows[:wanted])
             else:
-                lines = [line for line in answer.body.splitlines() if line.strip()][:wanted]
+                lines = ndjson_lines(answer.body)[:wanted]
                 if args.format == "ndjson":
                     out.writelines(f"{line}\n" for line in lines)
                 else:

@@ -28,6 +28,11 @@ class ApiError(Exception):
         self.status, self.code, self.message, self.request_id = status, code, message, request_id
 
 
+class SnapshotChanged(Exception):
+    """A sync published a new snapshot between two pages of an export: its order changed, so the
+    export must start again (or, once the service offers it, pin the snapshot)."""
+
+
 class Unreachable(Exception):
     """No answer from the service (refused, timed out, no route): where offline mode takes over."""
 
@@ -103,10 +108,13 @@ class Client:
     ) -> Iterator[GeneratedAddress]:
         """Up to `count` distinct addresses, in the seed's order."""
         page: int | None = 1
-        given = 0
+        given, snapshot = 0, None
         while page is not None and given < count:
             answer = self.export_page(country, page=page, page_size=page_size, seed=seed, **filters)
-            for line in answer.body.splitlines():
+            if snapshot is not None and answer.snapshot_id != snapshot:
+                raise SnapshotChanged(f"{snapshot} became {answer.snapshot_id} at page {page}")
+            snapshot = answer.snapshot_id
+            for line in ndjson_lines(answer.body):
                 if given == count:
                     return
                 given += 1
@@ -143,6 +151,11 @@ class Client:
             except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
                 raise Unreachable(f"{self.base_url}: {error}") from error
         raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def ndjson_lines(body: str) -> list[str]:
+    """NDJSON's lines: split at \\n only (str.splitlines would also split at U+2028 inside a value)."""
+    return [line for line in body.split("\n") if line.strip()]
 
 
 def _camel(filters: Mapping[str, Any]) -> dict[str, Any]:

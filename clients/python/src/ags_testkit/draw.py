@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from ags_testkit.client import Client, Unreachable
+from ags_testkit.client import Client, Unreachable, ndjson_lines
 from ags_testkit.records import GeneratedAddress
 
 # Filters a draw understands offline: component equality, case-insensitive.
@@ -107,4 +107,4 @@ def _read(path: Path) -> list[GeneratedAddress]:
         data: Any = json.loads(text)
         results = data["data"]["results"] if isinstance(data, dict) else data
         return cast(list[GeneratedAddress], results)
-    return [cast(GeneratedAddress, json.loads(line)) for line in text.splitlines() if line.strip()]
+    return [cast(GeneratedAddress, json.loads(line)) for line in ndjson_lines(text)]
