@@ -57,6 +57,7 @@ class Operation:
     read_only: bool | None = None  # None: GET reads, other methods write
     # Media types of a success besides JSON, each with its body's description (an export's formats).
     other_media: tuple[tuple[str, str], ...] = ()
+    headers: tuple[str, ...] = ()  # a success's own headers (openapi._HEADERS), beyond the common ones
 
     @property
     def reads_only(self) -> bool:

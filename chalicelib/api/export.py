@@ -50,6 +50,7 @@ _OTHER_MEDIA = (
         query=ExportQuery,
         errors=(404,),
         other_media=_OTHER_MEDIA,
+        headers=("X-Export-Seed", "X-Export-Snapshot", "X-Export-Total", "X-Export-Pages", "Link"),
     ),
     needs=lambda d: d.generation_sources(),
 )

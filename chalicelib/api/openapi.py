@@ -83,6 +83,25 @@ _LICENSE = {
     "identifier": "LicenseRef-Proprietary",
 }
 
+# Response headers, declared once: (schema, description, required where the response lists it).
+_HEADERS: dict[str, tuple[dict[str, Any], str, bool]] = {
+    "X-Request-Id": ({"type": "string"}, "The server's id of this request (the error's requestId)", True),
+    "X-RateLimit-Limit": ({"type": "integer"}, "The token's requests per minute", False),
+    "X-RateLimit-Remaining": ({"type": "integer"}, "Requests left in the current minute", False),
+    "X-RateLimit-Reset": ({"type": "integer"}, "Epoch seconds at which the current minute ends", False),
+    "Retry-After": ({"type": "integer"}, "Seconds to wait before trying again", False),
+    "X-Export-Seed": ({"type": "string"}, "The export's seed, percent-encoded UTF-8", True),
+    "X-Export-Snapshot": ({"type": "string"}, "The snapshot the export walks (snapshotId)", True),
+    "X-Export-Total": ({"type": "integer"}, "Addresses the whole export walks through", True),
+    "X-Export-Pages": ({"type": "integer"}, "Pages of this size in the whole export", True),
+    "Link": (
+        {"type": "string"},
+        'The next page, `<?…>; rel="next"`, relative to this request\'s URL; absent on the last page',
+        False,
+    ),
+}
+_RATE = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
+
 _ERROR_TEXT = {
     400: "INVALID_REQUEST: malformed or invalid request; details name the field",
     401: "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
@@ -125,6 +144,7 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
         "paths": paths,
         "components": {
             "schemas": schemas,
+            "headers": _header_components(json.dumps(paths)),
             "securitySchemes": {
                 "bearerAuth": {
                     "type": "http",
@@ -244,15 +264,44 @@ def _responses(op: Operation) -> dict[str, Any]:
     content = _json_ref(op.response)
     for media_type, description in op.other_media:
         content[media_type] = {"schema": {"type": "string", "description": description}}
-    responses: dict[str, Any] = {str(op.status): {"description": op.summary, "content": content}}
+    counted = _RATE if op.scope else ()  # an admitted request carries the token's rate headers
+    responses: dict[str, Any] = {
+        str(op.status): {
+            "description": op.summary,
+            "headers": _header_refs("X-Request-Id", *counted, *op.headers),
+            "content": content,
+        }
+    }
     statuses = set(op.errors) | set(_ALWAYS)
     if op.scope:
         statuses |= set(_AUTH_ERRORS)
     if op.query or op.body or op.path_params:
         statuses.add(400)
     for status in sorted(statuses):
-        responses[str(status)] = {"description": _ERROR_TEXT[status], "content": _json_ref(ErrorResponse)}
+        headers = ["X-Request-Id"]
+        if status in (429, 503):
+            headers.append("Retry-After")
+        if status in (400, 404, 409, 429):
+            headers += counted
+        responses[str(status)] = {
+            "description": _ERROR_TEXT[status],
+            "headers": _header_refs(*headers),
+            "content": _json_ref(ErrorResponse),
+        }
     return responses
+
+
+def _header_refs(*names: str) -> dict[str, Any]:
+    return {name: {"$ref": f"#/components/headers/{name}"} for name in names}
+
+
+def _header_components(paths_text: str) -> dict[str, Any]:
+    """The headers the document's responses refer to (an unused component is a lint finding)."""
+    return {
+        name: {"description": text, "required": required, "schema": schema}
+        for name, (schema, text, required) in _HEADERS.items()
+        if f'"#/components/headers/{name}"' in paths_text
+    }
 
 
 def _json_ref(model: type[BaseModel]) -> dict[str, Any]:

@@ -180,3 +180,23 @@ def test_ip_is_one_typed_string(document: dict[str, Any]) -> None:
     schema = _param(document, "/api/v1/generate", "ip")["schema"]
     assert schema["type"] == "string"
     assert [b["type"] for b in schema["anyOf"]] == ["string", "string"]
+
+
+def test_response_headers_are_declared(document: dict[str, Any]) -> None:
+    def names(path: str, method: str, status: str) -> set[str]:
+        return set(document["paths"][path][method]["responses"][status]["headers"])
+
+    assert names("/api/v1/generate", "get", "200") == {
+        "X-Request-Id",
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+    }
+    assert {"Retry-After", "X-RateLimit-Remaining"} <= names("/api/v1/generate", "get", "429")
+    assert "Retry-After" in names("/api/v1/generate", "get", "503")
+    assert names("/api/v1/health", "get", "200") == {"X-Request-Id"}
+    export = names("/api/v1/export", "get", "200")
+    assert {"X-Export-Seed", "X-Export-Snapshot", "X-Export-Total", "X-Export-Pages", "Link"} <= export
+    headers = document["components"]["headers"]
+    assert headers["X-Export-Total"]["required"] is True
+    assert headers["Link"]["required"] is False
