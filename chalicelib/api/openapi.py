@@ -10,6 +10,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from chalicelib.api.endpoint import Operation
 from chalicelib.api.models.common import ErrorResponse
+from chalicelib.api.openapi_examples import add_examples
 
 API_VERSION = "1.0.0"
 _REF = "#/components/schemas/{model}"
@@ -130,7 +131,7 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
     paths: dict[str, dict[str, Any]] = {}
     for op in sorted(operations, key=lambda o: (o.path, o.method)):
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
-    return {
+    built: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
             "title": title,
@@ -154,6 +155,8 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
             },
         },
     }
+    add_examples(built)
+    return built
 
 
 def _component_schemas(operations: list[Operation]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from app import app
 from bench.completeness import validator_form
 from chalicelib import deps
 from chalicelib.api.models.export import LAMBDA_RESPONSE_LIMIT, MAX_EXPORT_PAGE
+from chalicelib.api.openapi_examples import captured
 from chalicelib.deps import LocalSteps
 from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
@@ -399,3 +400,28 @@ def test_a_full_export_page_fits_a_lambda_response_in_every_country(synced: Sync
             results = json.loads(answer.body)["data"]["results"]
             largest = max([largest, *(len(json.dumps(r)) for r in results)])
     assert largest * MAX_EXPORT_PAGE < LAMBDA_RESPONSE_LIMIT * 2 / 3
+
+
+def test_the_documents_example_addresses_are_served_as_shown(synced: Synced) -> None:
+    """The OpenAPI examples were captured from the sample pool: every address in them is still a
+    published one, with the same content."""
+    headers = _generator_headers(synced)
+    shown: dict[str, Any] = {}
+
+    def collect(value: object) -> None:
+        if isinstance(value, dict):
+            if "id" in value and "formattedAddress" in value:
+                shown[value["id"]] = value
+            for sub in value.values():
+                collect(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                collect(sub)
+
+    collect(captured()["operations"])
+    assert len(shown) >= 5
+    with Client(app) as client:
+        for address_id, address in shown.items():
+            answer = client.http.get(f"/api/v1/addresses/{address_id}", headers=headers)
+            assert answer.status_code == 200, address_id
+            assert json.loads(answer.body)["data"]["address"] == address

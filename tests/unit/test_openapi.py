@@ -200,3 +200,32 @@ def test_response_headers_are_declared(document: dict[str, Any]) -> None:
     headers = document["components"]["headers"]
     assert headers["X-Export-Total"]["required"] is True
     assert headers["Link"]["required"] is False
+
+
+def test_every_schema_parameter_and_answer_has_a_real_example(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    assert [n for n, s in schemas.items() if "examples" not in s and not n.endswith("Response")] == []
+    for item in document["paths"].values():
+        for op in item.values():
+            assert all("example" in p for p in op.get("parameters", [])), op["operationId"]
+            for status, response in op["responses"].items():
+                assert "example" in response["content"]["application/json"], (op["operationId"], status)
+
+
+PUBLIC_QUERIES = [op for op in OPERATIONS if op.query is not None and op.document == "public"]
+
+
+def _as_sent(value: Any) -> str:
+    """A query parameter's example as a URL carries it."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@pytest.mark.parametrize("operation", PUBLIC_QUERIES, ids=lambda op: op.name)
+def test_each_parameter_example_is_accepted_by_its_operation(
+    document: dict[str, Any], operation: Any
+) -> None:
+    params = document["paths"][operation.path][operation.method.lower()]["parameters"]
+    queried = [p for p in params if p["in"] == "query"]
+    required = {p["name"]: _as_sent(p["example"]) for p in queried if p["required"]}
+    for param in queried:
+        operation.query.model_validate({**required, param["name"]: _as_sent(param["example"])})

@@ -1,0 +1,152 @@
+"""Real examples in the OpenAPI documents: each public operation's request and answer as the
+service gave them over the sample pool (data/examples.json, captured by
+`python -m tests.support.examples`), the schemas' examples taken from those answers, and an
+example for every parameter, consistent with them (testers' tools send these values)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).parent / "data" / "examples.json"
+_REF_PREFIX = "#/components/schemas/"
+
+# Every parameter's example where no captured request gives one: real values of the sample pool,
+# in the captured examples' country (AD) where it has them.
+PARAMETERS: dict[str, Any] = {
+    "country": "AD",
+    "region": "Andorra la Vella",
+    "regionId": "reg-5lgxxs5zwe4svvxr",
+    "city": "Andorra la Vella",
+    "cityId": "cit-xfsy7uowhfdrimp2",
+    "district": "팔달구",  # AD has no districts; KR's Paldal-gu
+    "districtId": "dis-avw6ftaktrvt3an7",
+    "postcode": "AD500",
+    "postcodeId": "pos-fh3vs22pu24k3yhz",
+    "q": "Meritxell",
+    "seed": "example",
+    "requestId": "trace-1",
+    "ip": "81.2.69.142",
+    "mode": "ip-region",
+    "strategy": "random",
+    "residential": False,
+    "complete": True,
+    "includeComplete": True,
+    "field": "city",
+    "limit": 20,
+    "parentType": "region",
+    "parentId": "reg-5lgxxs5zwe4svvxr",
+    "childType": "city",
+    "page": 1,
+    "pageSize": 2,
+    "format": "csv",
+    "tokenId": "0123456789ab",
+}
+_ERROR_EXAMPLES = {
+    400: ("INVALID_REQUEST", "invalid query: country"),
+    401: ("UNAUTHORIZED", "missing bearer token"),
+    403: ("FORBIDDEN", "this token's scope does not allow this endpoint"),
+    404: ("NO_POOL_COVERAGE", "no published pool for country ZZ"),
+    409: ("SYNC_RUNNING", "a sync is running already"),
+    429: ("RATE_LIMITED", "rate limit of 60 requests per minute exceeded"),
+    500: ("INTERNAL_ERROR", "internal error"),
+    503: ("SERVICE_UNAVAILABLE", "the data store is unavailable; retry later"),
+}
+
+
+# The one schema no real answer shows (the sample configuration has no error): the message the
+# configuration check writes for a country code that is not ISO 3166-1 (reference/pool_config.py).
+_SCHEMA_EXAMPLES = {
+    "ConfigurationIssue": {"country": "UK", "field": "country", "message": "not an ISO 3166-1 alpha-2 code"},
+}
+
+
+@cache
+def captured() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(EXAMPLES.read_text(encoding="utf-8"))
+    return loaded
+
+
+def add_examples(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    for name, example in _SCHEMA_EXAMPLES.items():
+        if name in schemas:
+            schemas[name]["examples"] = [example]
+    for item in document["paths"].values():
+        for op in item.values():
+            _operation_examples(op, schemas)
+
+
+def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
+    operations = captured()["operations"]
+    example = operations.get(op["operationId"])
+    query = example["query"] if example else {}
+    for param in op.get("parameters", []):
+        param["example"] = query.get(param["name"], _parameter(param["name"]))
+    for status, response in op["responses"].items():
+        media = response["content"]["application/json"]
+        value = _error_example(int(status)) if not status.startswith("2") else example and example["response"]
+        if value:
+            media["example"] = value
+            _attach(schemas, media["schema"], value)
+        if status.startswith("2"):  # the variants: more shapes of the same answer, for the schemas
+            for name, variant in operations.items():
+                if name.startswith(op["operationId"] + "#"):
+                    _attach(schemas, media["schema"], variant["response"])
+    if example and example["body"] is not None:
+        body = op["requestBody"]["content"]["application/json"]
+        body["example"] = example["body"]
+        _attach(schemas, body["schema"], example["body"])
+
+
+def _error_example(status: int) -> dict[str, Any]:
+    code, message = _ERROR_EXAMPLES[status]
+    body: dict[str, Any] = {"code": code, "message": message, "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718"}
+    if status == 400:
+        body["details"] = [{"field": "country", "message": "String should match pattern '^[A-Za-z]{2}$'"}]
+    return {"error": body}
+
+
+def _parameter(name: str) -> Any:
+    if name == "id":
+        return captured()["address"]
+    if name == "cursor":  # a real one: the captured search's next page
+        return captured()["operations"]["searchLocations"]["response"]["data"]["nextCursor"]
+    return PARAMETERS[name]
+
+
+def _attach(schemas: dict[str, Any], schema: dict[str, Any], value: Any) -> None:
+    """Gives each component schema the first value seen for it, following properties and items."""
+    if value is None:
+        return
+    if "$ref" in schema:
+        _attach_named(schemas, schema["$ref"].removeprefix(_REF_PREFIX), value)
+        return
+    for branch in schema.get("anyOf", []) + schema.get("oneOf", []):
+        if _fits(schemas, branch, value):
+            _attach(schemas, branch, value)
+    if isinstance(value, dict):
+        for prop, sub in schema.get("properties", {}).items():
+            if prop in value:
+                _attach(schemas, sub, value[prop])
+    if isinstance(value, list) and value and "items" in schema:
+        _attach(schemas, schema["items"], value[0])
+
+
+def _attach_named(schemas: dict[str, Any], name: str, value: Any) -> None:
+    target = schemas[name]
+    if "examples" not in target and not name.endswith("Response"):  # an answer: its media type's
+        target["examples"] = [value]
+    _attach(schemas, target, value)
+
+
+def _fits(schemas: dict[str, Any], schema: dict[str, Any], value: Any) -> bool:
+    """Whether a union's branch is the one this value is (an object: same property names)."""
+    if "$ref" in schema:
+        schema = schemas[schema["$ref"].removeprefix(_REF_PREFIX)]
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        return set(value) <= set(properties) and set(schema.get("required", [])) <= set(value)
+    return schema.get("type") != "object"
