@@ -167,10 +167,21 @@ def _component_schemas(operations: list[Operation]) -> dict[str, Any]:
             models[op.body] = "validation"
     _, top = models_json_schema(list(models.items()), ref_template=_REF)
     schemas = dict(top.get("$defs", {}))
+    for schema in schemas.values():
+        _untitled(schema.get("properties", {}))
     bodies = [op.body.__name__ for op in operations if op.body]
     for name in _referenced(bodies, schemas):
         _defaults_described(schemas[name])
     return schemas
+
+
+def _untitled(properties: dict[str, Any]) -> None:
+    """Without pydantic's property titles ("Targetlocale", made from the wire name): generators name
+    a property's type from its schema and the property instead (TranslationRequestTargetLocale)."""
+    for prop in properties.values():
+        prop.pop("title", None)
+        for branch in prop.get("anyOf", []):
+            branch.pop("title", None)
 
 
 def _referenced(names: list[str], schemas: dict[str, Any]) -> set[str]:
