@@ -13,6 +13,9 @@ PY_STAMP := $(VENV)/.installed
 NODE_STAMP := infra/local/node_modules/.installed
 CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
 LINTERS_STAMP := tests/contract/linters/node_modules/.installed
+CLIENTS_NODE_STAMP := tests/contract/clients/node_modules/.installed
+CLIENTS_VENV := .venv-clients
+CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
 EMULATOR_VENV := .venv-emulator
 EMULATOR_STAMP := $(EMULATOR_VENV)/.installed
 # The console's third-party files (swagger-ui-dist), served by the app itself: copied into the
@@ -41,6 +44,17 @@ $(LINTERS_STAMP): tests/contract/linters/package.json tests/contract/linters/pac
 	npm ci --prefix tests/contract/linters --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# Generators and runners testers use (openapi-typescript, openapi-fetch, tsc, openapi-to-postmanv2,
+# newman, Bruno's CLI) and openapi-python-client in a venv of its own, for the generated-clients test.
+$(CLIENTS_NODE_STAMP): tests/contract/clients/package.json tests/contract/clients/package-lock.json
+	npm ci --prefix tests/contract/clients --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(CLIENTS_STAMP): requirements-clients.txt
+	@test -x $(CLIENTS_VENV)/bin/python || $(PYTHON) -m venv $(CLIENTS_VENV)
+	$(CLIENTS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-clients.txt
+	@touch $@
+
 # --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install over the network.
 $(CONSOLE_STAMP): infra/console/package.json infra/console/package-lock.json
 	npm ci --prefix infra/console --ignore-scripts --no-audit --no-fund --loglevel=error
@@ -53,7 +67,7 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP)
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT).
 run: install
@@ -83,7 +97,7 @@ pytest: install browser
 	$(BIN)/pytest
 
 clean:
-	rm -rf $(VENV) $(EMULATOR_VENV) infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
 ## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS

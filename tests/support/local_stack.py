@@ -10,6 +10,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,13 +53,13 @@ class Stack:
         return create_token(self.env, scope, rate, "it")
 
 
-def start_stack(dev_dir: Path, port: int, ddb_port: int) -> Stack:
+def start_stack(dev_dir: Path, port: int, ddb_port: int, countries: Iterable[str] = SYNCED) -> Stack:
     process, env = launch(
         {
             "PORT": str(port),
             "DDB_PORT": str(ddb_port),
             "DEV_DIR": str(dev_dir),
-            "LOCAL_SYNC_COUNTRIES": ",".join(SYNCED),
+            "LOCAL_SYNC_COUNTRIES": ",".join(countries),
             "LOCAL_SYNC_FIRST": "AD",
         }
     )
