@@ -229,3 +229,25 @@ def test_each_parameter_example_is_accepted_by_its_operation(
     required = {p["name"]: _as_sent(p["example"]) for p in queried if p["required"]}
     for param in queried:
         operation.query.model_validate({**required, param["name"]: _as_sent(param["example"])})
+
+
+@pytest.mark.parametrize("which", ["public", "admin"])
+def test_every_schema_property_and_parameter_is_described(which: str) -> None:
+    described = build_document(OPERATIONS, which)
+    undescribed = [
+        f"{name}.{prop}"
+        for name, schema in described["components"]["schemas"].items()
+        for prop, sub in schema.get("properties", {}).items()
+        if not sub.get("description")
+    ]
+    undescribed += [
+        name for name, schema in described["components"]["schemas"].items() if not schema.get("description")
+    ]
+    undescribed += [
+        f"{op['operationId']}:{p['name']}"
+        for item in described["paths"].values()
+        for op in item.values()
+        for p in op.get("parameters", [])
+        if not p.get("description")
+    ]
+    assert undescribed == []

@@ -27,14 +27,24 @@ PropertyType = Literal["residential", "commercial", "institutional", "unknown"]
 
 
 class Components(ApiModel):
+    """The address's parts, each as published (or derived, as `derived` lists); null where the
+    address has none"""
+
     street: str | None = None
+    """The street (or place) name"""
     house_number: str | None = None
+    """The house number, with its letters or ranges as published (`12a`, `1-30`)"""
     unit: str | None = None
+    """The flat, floor or unit (`#01-129`, `4F.-5`)"""
     district: str | None = None
+    """A part of the city: a borough, ward or district (영통구, 朝阳区)"""
     city: str | None = None
+    """The city, town or village the postal address names"""
     region: str | None = None
+    """The first-level region (state, province, prefecture), as the catalog names it"""
     region_code: str | None = Field(default=None, description="ISO 3166-2 code of the region")
     postcode: str | None = None
+    """The postcode, as the country writes it (`AD500`, `100-0001`)"""
     province: str | None = Field(
         default=None,
         description="The province an Italian or Spanish address names (second-level ISO 3166-2 unit, "
@@ -44,14 +54,23 @@ class Components(ApiModel):
 
 
 class Coordinates(ApiModel):
+    """Where the address is: WGS 84 degrees, as the source publishes them"""
+
     latitude: float
+    """Degrees north (negative: south)"""
     longitude: float
+    """Degrees east (negative: west)"""
 
 
 class SourceRef(ApiModel):
+    """The published source the address comes from, with its licence and the attribution it asks for"""
+
     id: str
+    """The source's id in the manifest (`osm-andorra_2021-ad`)"""
     license: str
+    """The source's licence, as an SPDX identifier where there is one (`ODbL-1.0`)"""
     attribution: str
+    """The attribution the licence requires wherever the address is shown"""
 
 
 class Completeness(ApiModel):
@@ -59,6 +78,7 @@ class Completeness(ApiModel):
     fields, postcode pattern and region prefixes, known region and city names) accepts the address."""
 
     complete: bool
+    """True when a form with the country's postal rules accepts the address as it is"""
     missing: list[str] = Field(description="Required components the address lacks")
     invalid: list[str] = Field(
         default_factory=list, description="Components present but rejected by the rules (an addition)"
@@ -66,16 +86,24 @@ class Completeness(ApiModel):
 
 
 class Address(ApiModel):
+    """A real, published postal address: its parts, one-line form, place, source and how complete
+    a form finds it"""
+
     id: str = Field(description="Stable ID: for /addresses/{id}, excludeAddressIds and translation")
     country_code: str
+    """ISO 3166-1 alpha-2 code of the address's country"""
     match_level: MatchLevel = Field(
         description="houseNumber when the source publishes a number, street otherwise"
     )
     property_type: PropertyType = Field(description="From source evidence only")
     formatted_address: str
+    """The address on one line, in the country's own order and script"""
     components: Components
+    """The address's parts"""
     coordinates: Coordinates
+    """Where the address is"""
     source: SourceRef
+    """Where the address is published"""
     derived: list[str] = Field(
         default_factory=list,
         description="Components that differ from the source row's text: filled from a gazetteer, a "
@@ -83,6 +111,7 @@ class Address(ApiModel):
         "or renamed by normalization (MD → Maryland)",
     )
     completeness: Completeness
+    """Whether a form with the country's postal rules accepts it, and what it lacks"""
 
 
 class Phone(ApiModel):
@@ -113,12 +142,19 @@ class Phone(ApiModel):
 
 
 class NameForms(ApiModel):
+    """A name in one script: given, family and whole, in the country's order"""
+
     given_name: str = Field(examples=["Akemi"])
+    """The given name"""
     family_name: str = Field(examples=["Suzuki"])
+    """The family name"""
     full_name: str = Field(examples=["Suzuki Akemi"])
+    """Both, in the country's order and spacing"""
 
 
 class LatinName(NameForms):
+    """The name in Latin letters, and the system that wrote it"""
+
     system: str = Field(
         description="How it was written: Hepburn (JP), Hanyu Pinyin (CN, TW), Revised Romanization "
         "with the family names' passport spellings (KR), ICAO Doc 9303 (RU)",
@@ -132,6 +168,7 @@ class TestProfile(ApiModel):
 
     given_name: str = Field(description="In the country's own script", examples=["明美"])
     family_name: str = Field(examples=["鈴木"])
+    """In the country's own script"""
     full_name: str = Field(
         description="In the country's order (family name first in CN, JP, KR, TW)", examples=["鈴木明美"]
     )
@@ -144,25 +181,36 @@ class TestProfile(ApiModel):
         examples=[{"givenName": "アケミ", "familyName": "スズキ", "fullName": "スズキ アケミ"}],
     )
     gender: Literal["female", "male"]
+    """The gender the name was drawn for"""
     date_of_birth: dt.date
+    """An adult's birthday, between 1940-01-01 and 2005-12-31"""
     email: str = Field(
         description="ASCII, from the Latin name, at example.com, example.net or example.org (RFC 2606)",
         examples=["akemi.suzuki42@example.org"],
     )
     phone: Phone
+    """A number that reaches nobody"""
 
 
 class LocationFilters(ApiModel):
     """Where to draw from: each location as its value or its stable ID (the two select the same set)."""
 
     region: Value | None = None
+    """A first-level region: its name (any spelling the catalog knows) or ISO 3166-2 code"""
     region_id: Id | None = None
+    """A region's stable ID, from /locations/search or /locations/hierarchy"""
     city: Value | None = None
+    """A city's name (case- and width-insensitive)"""
     city_id: Id | None = None
+    """A city's stable ID"""
     district: Value | None = None
+    """A district's name"""
     district_id: Id | None = None
+    """A district's stable ID"""
     postcode: Value | None = None
+    """A postcode (spaces and hyphens ignored)"""
     postcode_id: Id | None = None
+    """A postcode's stable ID"""
     q: Value | None = Field(
         default=None,
         description=(
@@ -175,88 +223,140 @@ class LocationFilters(ApiModel):
 class GenerateQuery(LocationFilters, QueryModel):
     country: CountryCode = "US"
     mode: Literal["ip-region"] | None = None
+    """ip-region: draw from the region of `ip` (or of the caller's address)"""
     ip: IpText | None = None
     strategy: Strategy = "random"
+    """random or instant: both are a single exactly uniform read"""
     residential: bool | None = Field(default=None, description="Default true for CN, else false")
     complete: bool = Field(
         default=False, description="Only addresses a form with the country's postal rules accepts"
     )
     seed: Value | None = None
+    """The same seed and filters give the same address and profile while the snapshot lasts"""
     request_id: Id | None = None
+    """Your id for this request, echoed in the answer"""
 
 
 class GeneratedAddress(ApiModel):
+    """One drawn address with the fictitious test profile paired with it"""
+
     address: Address
+    """A real, published address"""
     profile: TestProfile
+    """A fictitious person to fill a form with"""
 
 
 class IpRegion(ApiModel):
     """Where mode=ip-region drew from (an addition to the spec)."""
 
     ip: str
+    """The IP address looked up (the caller's when `ip` was not given)"""
     region: str | None
+    """The region the address was drawn from, as the catalog names it"""
     region_code: str | None
+    """ISO 3166-2 code of that region"""
 
 
 class GenerateData(ApiModel):
+    """What /generate drew, and from which snapshot"""
+
     request_id: str | None
+    """Your requestId, echoed; null without one"""
     country: str
+    """The country drawn from"""
     mode: Literal["address", "ip-region"]
+    """address, or ip-region with mode=ip-region"""
     sources_tried: list[str] = Field(
         description="Source ids of the returned address; with mode=ip-region the IP database first "
         "(ip:dbip-city-lite)"
     )
     snapshot_id: str
+    """The published snapshot drawn from: a seed repeats its draw while it is active"""
     result: GeneratedAddress
+    """The address and its test profile"""
     ip_context: IpRegion | None = Field(
         default=None, description="With mode=ip-region: the IP and its region"
     )
 
 
 class GenerateResponse(ApiModel):
+    """The answer of GET /api/v1/generate"""
+
     data: GenerateData
+    """The draw"""
 
 
 class BatchFilters(LocationFilters, BodyModel):
+    """Where a batch draws from: the country, location filters and free text, as for /generate"""
+
     country: CountryCode
+    """ISO 3166-1 alpha-2 code (case-insensitive)"""
     residential: bool | None = None
+    """Only residential addresses; default true for CN, else false"""
     complete: bool = False
 
 
 class BatchOptions(BodyModel):
+    """How a batch draws: uniqueness, seed, strategy and the caller's request id"""
+
     unique: bool = True
     seed: Value | None = None
+    """The same seed and request give the same addresses while the snapshot lasts"""
     strategy: Strategy = "random"
     request_id: Id | None = None
+    """Your id for this request, echoed in the answer"""
 
 
 class BatchRequest(BodyModel):
+    """A batch: how many addresses, from where, how, and which addresses never to return"""
+
     count: WholeNumber = Field(ge=1, le=MAX_BATCH_COUNT)
+    """How many addresses, 1 to 50"""
     filters: BatchFilters
+    """Where to draw from"""
     options: BatchOptions = BatchOptions()
     exclude_address_ids: Annotated[list[Id], Field(max_length=MAX_EXCLUDED_IDS, default_factory=list)]
+    """Addresses never to return (up to 500 IDs)"""
 
 
 class BatchData(ApiModel):
+    """What a batch drew, and from which snapshot"""
+
     request_id: str | None
+    """Your requestId, echoed; null without one"""
     requested_count: int
+    """The count asked for"""
     returned_count: int
+    """How many came back: fewer only when fewer addresses match"""
     unique: bool
+    """Whether the batch was drawn without repeats"""
     snapshot_id: str
+    """The published snapshot drawn from"""
     results: list[GeneratedAddress]
+    """The addresses with their test profiles"""
 
 
 class BatchResponse(ApiModel):
+    """The answer of POST /api/v1/generate/batch"""
+
     data: BatchData
+    """The batch"""
 
 
 class AddressPath(QueryModel):
     id: Id
+    """An address's stable ID, as any answer gives it"""
 
 
 class AddressData(ApiModel):
+    """The address asked for"""
+
     address: Address
+    """The currently published address"""
 
 
 class AddressResponse(ApiModel):
+    """The answer of GET /api/v1/addresses/{id}"""
+
     data: AddressData
+    """The address"""

@@ -77,6 +77,7 @@ class ApiModel(BaseModel):
         extra="forbid",
         frozen=True,
         json_schema_serialization_defaults_required=True,
+        use_attribute_docstrings=True,  # a field's docstring is its description in the documents
     )
 
 
@@ -91,8 +92,12 @@ class BodyModel(ApiModel):
 
 
 class ErrorDetailOut(ApiModel):
+    """What is wrong with one field"""
+
     field: str
+    """The parameter or body field at fault (`filters.country`, `count`)"""
     message: str
+    """What is wrong with it"""
 
 
 ErrorCode = Literal[
@@ -114,7 +119,9 @@ def _no_default(schema: dict[str, Any]) -> None:
 
 
 class ErrorBody(ApiModel):
-    # `details` is left out when there are none: the one response field that may be absent.
+    """What went wrong. `details` is left out when there are none: the one field of an answer
+    that may be absent."""
+
     model_config = ConfigDict(json_schema_serialization_defaults_required=False)
 
     code: ErrorCode = Field(description="What went wrong; each operation's responses say which codes it uses")
@@ -128,12 +135,21 @@ class ErrorBody(ApiModel):
 
 
 class ErrorResponse(ApiModel):
+    """Every error answer: one shape, with a code from the spec"""
+
     error: ErrorBody
+    """The error"""
 
 
 class HealthStatus(ApiModel):
+    """The API process is up"""
+
     status: Literal["ok"]
+    """ok"""
 
 
 class ReadyStatus(ApiModel):
+    """The API and its tables can serve traffic"""
+
     status: Literal["ready"]
+    """ready"""

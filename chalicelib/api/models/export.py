@@ -54,24 +54,35 @@ class ExportQuery(LocationFilters, QueryModel):
 
 
 class ExportData(ApiModel):
+    """A page of a seeded export"""
+
     country: str
+    """The country exported"""
     seed: str = Field(description="The sequence's seed: the one given, or the one chosen")
     snapshot_id: str = Field(
         description="The snapshot the sequence walks; if a later page names another one, a sync "
         "published a new snapshot in between and the export should start again"
     )
     page: int
+    """This page's number, from 1"""
     page_size: int
+    """Addresses per page"""
     total: int = Field(
         description="Addresses the whole export walks through: every match of the filters (with Han, "
         "kana or Hangul in q, the candidates holding all its characters, a few of which a page may "
         "leave out)"
     )
     pages: int
+    """Pages of this size in the whole export"""
     next_page: int | None = Field(description="The next page's number; null on the last page")
     returned_count: int
+    """Addresses on this page"""
     results: list[GeneratedAddress]
+    """The page's addresses, each with its test profile, in the seed's order"""
 
 
 class ExportResponse(ApiModel):
+    """The answer of GET /api/v1/export with format=json"""
+
     data: ExportData
+    """The page"""
