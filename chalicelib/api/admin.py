@@ -99,6 +99,7 @@ def create_token(
         scope=Scope.ADMIN,
         path_params=models.TokenPath,
         errors=(404,),
+        not_found="TOKEN_NOT_FOUND",
     ),
     needs=lambda d: d.token_admin(),
 )

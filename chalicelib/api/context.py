@@ -38,6 +38,7 @@ or a public address the database does not list). 503: no IP database configured.
         scope=Scope.READ,
         query=ClientContextQuery,
         errors=(404,),
+        not_found="ADDRESS_NOT_FOUND",
     ),
     needs=lambda d: d.context_sources(),
 )

@@ -57,6 +57,7 @@ class Operation:
     read_only: bool | None = None  # None: GET reads, other methods write
     # Media types of a success besides JSON, each with its body's description (an export's formats).
     other_media: tuple[tuple[str, str], ...] = ()
+    not_found: str = "NO_POOL_COVERAGE"  # the code of its 404, when it has one
     headers: tuple[str, ...] = ()  # a success's own headers (openapi._HEADERS), beyond the common ones
 
     @property

@@ -164,6 +164,7 @@ def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> 
         scope=Scope.READ,
         path_params=AddressPath,
         errors=(404,),
+        not_found="ADDRESS_NOT_FOUND",
     ),
     needs=lambda d: d.generation_sources(),
 )

@@ -9,7 +9,8 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from chalicelib.api.endpoint import Operation
-from chalicelib.api.models.common import ErrorResponse
+from chalicelib.api.errors import CODES
+from chalicelib.api.models.common import ErrorBody, ErrorResponse
 from chalicelib.api.openapi_examples import add_examples
 
 API_VERSION = "1.0.0"
@@ -103,17 +104,30 @@ _HEADERS: dict[str, tuple[dict[str, Any], str, bool]] = {
 }
 _RATE = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
-_ERROR_TEXT = {
-    400: "INVALID_REQUEST: malformed or invalid request; details name the field",
-    401: "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
-    403: "FORBIDDEN: the token's scope does not cover this endpoint",
-    404: "NO_POOL_COVERAGE or ADDRESS_NOT_FOUND (TOKEN_NOT_FOUND in the admin API)",
-    409: "SYNC_RUNNING: a sync is running already",
-    429: "RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or stage "
-    "throttle answered; see Retry-After",
+# The code each error status carries; a 404's depends on the operation (Operation.not_found).
+STATUS_CODES = {
+    400: "INVALID_REQUEST",
+    401: "UNAUTHORIZED",
+    403: "FORBIDDEN",
+    409: "SYNC_RUNNING",
+    429: "RATE_LIMITED",
     500: "INTERNAL_ERROR",
-    503: "SERVICE_UNAVAILABLE: the data store is unreachable or throttling (Retry-After: 5), or a "
-    "setting the endpoint needs is missing",
+    503: "SERVICE_UNAVAILABLE",
+}
+_ERROR_TEXT = {
+    "INVALID_REQUEST": "INVALID_REQUEST: malformed or invalid request; details name the field",
+    "UNAUTHORIZED": "UNAUTHORIZED: missing, malformed, unknown, revoked or expired bearer token",
+    "FORBIDDEN": "FORBIDDEN: the token's scope does not cover this endpoint",
+    "NO_POOL_COVERAGE": "NO_POOL_COVERAGE: no published pool for the country, or no location or address "
+    "matching the filters",
+    "ADDRESS_NOT_FOUND": "ADDRESS_NOT_FOUND: no such address, or no place known for it",
+    "TOKEN_NOT_FOUND": "TOKEN_NOT_FOUND: no token with this id",
+    "SYNC_RUNNING": "SYNC_RUNNING: a sync is running already",
+    "RATE_LIMITED": "RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or "
+    "stage throttle answered; see Retry-After",
+    "INTERNAL_ERROR": "INTERNAL_ERROR: a fault of the service, logged with the request id",
+    "SERVICE_UNAVAILABLE": "SERVICE_UNAVAILABLE: the data store is unreachable or throttling (Retry-After: "
+    "5), or a setting the endpoint needs is missing",
 }
 _AUTH_ERRORS = (401, 403)
 _ALWAYS = (429, 500, 503)  # 429: the WAF's per-IP rule and the stage's throttle answer any route
@@ -131,6 +145,7 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
     paths: dict[str, dict[str, Any]] = {}
     for op in sorted(operations, key=lambda o: (o.path, o.method)):
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
+    _coded_errors(schemas, paths)
     built: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
@@ -297,12 +312,42 @@ def _responses(op: Operation) -> dict[str, Any]:
             headers.append("Retry-After")
         if status in (400, 404, 409, 429):
             headers += counted
+        code = op.not_found if status == 404 else STATUS_CODES[status]
         responses[str(status)] = {
-            "description": _ERROR_TEXT[status],
+            "description": _ERROR_TEXT[code],
             "headers": _header_refs(*headers),
-            "content": _json_ref(ErrorResponse),
+            "content": {"application/json": {"schema": _error_schema(code)}},
         }
     return responses
+
+
+def _error_schema(code: str) -> dict[str, Any]:
+    return {"$ref": _REF.format(model=error_schema_name(code))}
+
+
+def error_schema_name(code: str) -> str:
+    """The component of the error answers carrying `code`: NO_POOL_COVERAGE → NoPoolCoverageError."""
+    return "".join(part.title() for part in code.split("_")) + "Error"
+
+
+def _coded_errors(schemas: dict[str, Any], paths: dict[str, Any]) -> None:
+    """One component per error code the paths use: the error shape with its code narrowed to that
+    one (an enum per operation and status, so a generated client can switch on it); the generic
+    shape is dropped once nothing refers to it."""
+    text = json.dumps(paths)
+    body, answer = schemas.pop(ErrorBody.__name__), schemas.pop(ErrorResponse.__name__)
+    for code in sorted(CODES):
+        name = error_schema_name(code)
+        if f'"{_REF.format(model=name)}"' not in text:
+            continue
+        narrowed = {**body["properties"]["code"], "enum": [code]}
+        coded_body = {**body, "title": f"{name}Body", "properties": {**body["properties"], "code": narrowed}}
+        schemas[name] = {
+            **answer,
+            "title": name,
+            "description": f"An error answer whose code is {code}",
+            "properties": {"error": {**coded_body, "description": body.get("description", "")}},
+        }
 
 
 def _header_refs(*names: str) -> dict[str, Any]:

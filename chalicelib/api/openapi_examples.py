@@ -44,15 +44,17 @@ PARAMETERS: dict[str, Any] = {
     "format": "csv",
     "tokenId": "0123456789ab",
 }
-_ERROR_EXAMPLES = {
-    400: ("INVALID_REQUEST", "invalid query: country"),
-    401: ("UNAUTHORIZED", "missing bearer token"),
-    403: ("FORBIDDEN", "this token's scope does not allow this endpoint"),
-    404: ("NO_POOL_COVERAGE", "no published pool for country ZZ"),
-    409: ("SYNC_RUNNING", "a sync is running already"),
-    429: ("RATE_LIMITED", "rate limit of 60 requests per minute exceeded"),
-    500: ("INTERNAL_ERROR", "internal error"),
-    503: ("SERVICE_UNAVAILABLE", "the data store is unavailable; retry later"),
+_ERROR_MESSAGES = {
+    "INVALID_REQUEST": "invalid query: country",
+    "UNAUTHORIZED": "missing bearer token",
+    "FORBIDDEN": "this token's scope does not allow this endpoint",
+    "NO_POOL_COVERAGE": "no published pool for country ZZ",
+    "ADDRESS_NOT_FOUND": "no currently published address has id ad-0000000000000000",
+    "TOKEN_NOT_FOUND": "no token 0123456789ab",
+    "SYNC_RUNNING": "a sync is running already",
+    "RATE_LIMITED": "rate limit of 60 requests per minute exceeded",
+    "INTERNAL_ERROR": "internal error",
+    "SERVICE_UNAVAILABLE": "the data store is unavailable; retry later",
 }
 
 
@@ -87,7 +89,8 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
         param["example"] = query.get(param["name"], _parameter(param["name"]))
     for status, response in op["responses"].items():
         media = response["content"]["application/json"]
-        value = _error_example(int(status)) if not status.startswith("2") else example and example["response"]
+        error = not status.startswith("2")
+        value = _error_example(media["schema"], schemas) if error else example and example["response"]
         if value:
             media["example"] = value
             _attach(schemas, media["schema"], value)
@@ -101,10 +104,16 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
         _attach(schemas, body["schema"], example["body"])
 
 
-def _error_example(status: int) -> dict[str, Any]:
-    code, message = _ERROR_EXAMPLES[status]
-    body: dict[str, Any] = {"code": code, "message": message, "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718"}
-    if status == 400:
+def _error_example(schema: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    """An error answer with the one code its response schema allows."""
+    coded = schemas[schema["$ref"].removeprefix(_REF_PREFIX)]
+    (code,) = coded["properties"]["error"]["properties"]["code"]["enum"]
+    body: dict[str, Any] = {
+        "code": code,
+        "message": _ERROR_MESSAGES[code],
+        "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718",
+    }
+    if code == "INVALID_REQUEST":
         body["details"] = [{"field": "country", "message": "String should match pattern '^[A-Za-z]{2}$'"}]
     return {"error": body}
 
@@ -124,6 +133,8 @@ def _attach(schemas: dict[str, Any], schema: dict[str, Any], value: Any) -> None
     if "$ref" in schema:
         _attach_named(schemas, schema["$ref"].removeprefix(_REF_PREFIX), value)
         return
+    for part in schema.get("allOf", []):
+        _attach(schemas, part, value)
     for branch in schema.get("anyOf", []) + schema.get("oneOf", []):
         if _fits(schemas, branch, value):
             _attach(schemas, branch, value)

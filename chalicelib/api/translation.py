@@ -62,6 +62,7 @@ in the list, a missing field or an unknown property."""
         scope=Scope.GENERATE,
         body=TranslationRequest,
         errors=(404,),
+        not_found="ADDRESS_NOT_FOUND",
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
     needs=lambda d: TranslationNeeds(d.generation_sources(), d.pool_config),

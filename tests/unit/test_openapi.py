@@ -104,7 +104,7 @@ def test_translation_locales(document: dict[str, Any]) -> None:
 
 
 def test_error_shape_is_a_component(document: dict[str, Any]) -> None:
-    body = _schema(document, "ErrorBody")
+    body = _schema(document, "NoPoolCoverageError")["properties"]["error"]
     assert set(body["required"]) == {"code", "message", "requestId"}
 
 
@@ -137,9 +137,34 @@ def test_the_admin_api_has_its_own_valid_document_all_admin_scoped() -> None:
 
 
 def test_error_codes_are_an_enum_of_exactly_the_codes_errors_carry(document: dict[str, Any]) -> None:
-    code = _schema(document, "ErrorBody")["properties"]["code"]
-    assert set(code["enum"]) == CODES
     assert set(get_args(ErrorCode)) == CODES
+    coded = {
+        name: schema["properties"]["error"]["properties"]["code"]["enum"]
+        for name, schema in document["components"]["schemas"].items()
+        if name.endswith("Error")
+    }
+    assert {c for codes in coded.values() for c in codes} <= CODES
+    assert all(len(codes) == 1 for codes in coded.values())
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "code"),
+    [
+        ("/api/v1/generate", "get", "NoPoolCoverageError"),
+        ("/api/v1/addresses/{id}", "get", "AddressNotFoundError"),
+        ("/api/v1/address-translation", "post", "AddressNotFoundError"),
+        ("/api/v1/client-context", "get", "AddressNotFoundError"),
+        ("/api/v1/locations/search", "get", "NoPoolCoverageError"),
+    ],
+)
+def test_each_operation_names_the_code_of_its_404(
+    document: dict[str, Any], path: str, method: str, code: str
+) -> None:
+    schema = document["paths"][path][method]["responses"]["404"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": f"#/components/schemas/{code}"}
+    assert document["paths"][path][method]["responses"]["401"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/UnauthorizedError"
+    }
 
 
 def test_optional_parameters_are_never_null_nor_defaulted_to_null(document: dict[str, Any]) -> None:
@@ -167,7 +192,11 @@ def test_responses_require_every_field_the_server_writes(document: dict[str, Any
     assert set(_schema(document, "Components")["required"]) == set(
         _schema(document, "Components")["properties"]
     )
-    assert _schema(document, "ErrorBody")["required"] == ["code", "message", "requestId"]
+    assert _schema(document, "RateLimitedError")["properties"]["error"]["required"] == [
+        "code",
+        "message",
+        "requestId",
+    ]
 
 
 def test_request_bodies_state_defaults_in_words_not_as_defaults(document: dict[str, Any]) -> None:
