@@ -86,7 +86,14 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
     example = operations.get(op["operationId"])
     query = example["query"] if example else {}
     for param in op.get("parameters", []):
-        param["example"] = query.get(param["name"], _parameter(param["name"]))
+        value = query.get(param["name"], _parameter(param["name"]))
+        # A required parameter's example is the parameter's own (Swagger UI's "Try it out" and
+        # Postman fill it in); an optional one's sits in its schema, which neither sends, so a
+        # request is not filled with every filter at once (region and mode=ip-region conflict).
+        if param["required"]:
+            param["example"] = value
+        else:
+            param["schema"]["examples"] = [value]
     for status, response in op["responses"].items():
         media = response["content"]["application/json"]
         error = not status.startswith("2")
