@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import urllib.request
 from collections.abc import Iterator
@@ -18,10 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.local.dynamodb_local import free_port, java_available
-from infra.local.launch import drain, read_until
-from tests.support.factories import SOURCES
-from tests.support.local_stack import SYNC_TIMEOUT, Stack, start_stack, stop_stack
+from tests.support.local_stack import Stack, synced_local_stack
 
 pytestmark = pytest.mark.integration
 
@@ -37,21 +33,13 @@ LOOPBACK_ONLY = {("GET", "api/v1/client-context"): 404}
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    if not java_available() or not SOURCES.exists():
-        pytest.skip("needs Java (DynamoDB Local) and ../shared/sources")
     if (
         not (NODE_BIN / "openapi-typescript").exists()
         or not (CLIENTS_VENV / "openapi-python-client").exists()
     ):
         pytest.skip("make install sets up the generators")
-    running = start_stack(tmp_path_factory.mktemp("clients"), free_port(), free_port(), ("AD", "NL", "US"))
-    try:
-        read_until(running.process, "Sync finished", timeout=SYNC_TIMEOUT)
-        drain(running.process)
+    with synced_local_stack(tmp_path_factory.mktemp("clients"), ("AD", "NL", "US")) as running:
         yield running
-    finally:
-        if running.process.poll() is None:
-            stop_stack(running, signal.SIGTERM)
 
 
 @pytest.fixture(scope="module")

@@ -10,14 +10,17 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from infra.local.launch import START_TIMEOUT, create_token, launch, printed_after, read_until
+from infra.local.dynamodb_local import free_port, java_available
+from infra.local.launch import START_TIMEOUT, create_token, drain, launch, printed_after, read_until
+from tests.support.factories import SOURCES
 
 SYNC_TIMEOUT = 240.0
 SYNCED = {"NL": 86, "AD": 193}  # small real sources keep the start quick
@@ -84,3 +87,21 @@ def wait_for_health(stack: Stack) -> None:
 def stop_stack(stack: Stack, sig: signal.Signals) -> int:
     os.killpg(stack.process.pid, sig)
     return stack.process.wait(timeout=30)
+
+
+@contextmanager
+def synced_local_stack(directory: Path, countries: Iterable[str] = SYNCED) -> Iterator[Stack]:
+    """A local stack as `make run` starts it, once these countries' sources are synced; stopped
+    after. Skips the test when Java (DynamoDB Local) or ../shared/sources is missing."""
+    if not java_available():
+        pytest.skip("Java is not installed: the local stack needs DynamoDB Local")
+    if not SOURCES.exists():
+        pytest.skip("shared/sources is not beside the checkout: no pool to serve")
+    running = start_stack(directory, free_port(), free_port(), countries)
+    try:
+        read_until(running.process, "Sync finished", timeout=SYNC_TIMEOUT)
+        drain(running.process)
+        yield running
+    finally:
+        if running.process.poll() is None:
+            stop_stack(running, signal.SIGTERM)
