@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from chalicelib import deps
+from tests.support.factories import SOURCES
 from tests.support.local_stack import Stack, synced_local_stack
 
 
@@ -26,6 +28,13 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """CI asks for the real data (AGS_REQUIRE_SOURCES, set by .ci/run): a missing ../shared fails
+    the run instead of skipping the tests that need it."""
+    if os.environ.get("AGS_REQUIRE_SOURCES") and not SOURCES.exists():
+        raise pytest.UsageError(f"AGS_REQUIRE_SOURCES is set but {SOURCES} does not exist")
 
 
 @pytest.fixture(scope="session")
