@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.domain.snapshots import PublishedSnapshot
-from chalicelib.domain.text_search import matches, parse, searchable
+from chalicelib.domain.text_search import Query, matches, parse, searchable
 from chalicelib.services.generation.selection import Filters, Selection, select
 from chalicelib.services.generation.service import Generated, Sources, active, with_profiles
 from chalicelib.services.generation.text_draws import every_candidate
@@ -54,8 +54,9 @@ def export_page(filters: Filters, sources: Sources, request: PageRequest) -> Exp
     seed = request.seed if request.seed is not None else secrets.token_urlsafe(12)
     snapshot = active(filters.country, sources)
     selection = select(filters, snapshot, sources.catalog)
-    ordinal_at, total, keep = _sequence(filters, selection, sources)
-    order = SeededPermutation(total, _key(seed, snapshot, selection, filters))
+    query = parse(filters.q) if filters.q else None
+    ordinal_at, total, keep = _sequence(query, selection, sources)
+    order = SeededPermutation(total, _key(seed, snapshot, selection, query))
     first = (request.page - 1) * request.size
     ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, total))]
     fetched = (
@@ -66,22 +67,21 @@ def export_page(filters: Filters, sources: Sources, request: PageRequest) -> Exp
 
 
 def _sequence(
-    filters: Filters, selection: Selection, sources: Sources
+    query: Query | None, selection: Selection, sources: Sources
 ) -> tuple[Callable[[int], int], int, Callable[[PublishedAddress], bool]]:
     """What the export walks: the k-th position's ordinal, how many positions, and which
     addresses read at them are served."""
-    if not filters.q:
+    if query is None:
         return selection.ordinal_at, selection.total, lambda _: True
-    query = parse(filters.q)
     candidates = every_candidate(query, selection, sources.pool)
     return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a))
 
 
-def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, filters: Filters) -> bytes:
+def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, query: Query | None) -> bytes:
     """What the sequence depends on: the seed and what the filters select (not how they were
     written), in this snapshot."""
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
-    query = parse(filters.q) if filters.q else None  # `Main St` and `main st` are one query
+    # The parsed query, not its text: `Main St` and `main st` are one query.
     said = f"{sorted(query.words)}{sorted(query.runs)}" if query else ""
     text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, said))
     return hashlib.sha256(text.encode()).digest()

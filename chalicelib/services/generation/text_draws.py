@@ -117,13 +117,11 @@ def draw_text(
     unique: bool,
     excluded: frozenset[str],
 ) -> list[PublishedAddress]:
-    snapshot, ranges = selection.snapshot, selection.ranges
-    heads = index.get_token_heads(snapshot.snapshot_id, snapshot.layout, sorted(query.tokens))
-    if not query.tokens or len(heads) < len(query.tokens):
+    ranges = selection.ranges
+    opened = _open(query, selection, index)
+    if opened is None:
         return []  # a token no address has: nothing matches
-
-    def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
-        return index.get_token_chunks(snapshot.snapshot_id, snapshot.layout, wanted)
+    heads, read = opened
 
     def keep(address: PublishedAddress) -> bool:
         return address.id not in excluded and matches(query, searchable(address))
@@ -145,15 +143,24 @@ def draw_text(
 def every_candidate(query: Query, selection: Selection, index: TextIndexReader) -> list[int]:
     """Every ordinal in the selection whose address holds all of q's tokens, in ordinal order:
     exactly the matches for words, a superset (each to be checked with `matches`) for CJK runs."""
+    opened = _open(query, selection, index)
+    return _intersection(opened[0], selection.ranges, opened[1]) if opened else []
+
+
+def _open(
+    query: Query, selection: Selection, index: TextIndexReader
+) -> tuple[dict[str, TokenHead], ReadChunks] | None:
+    """q's tokens' heads (one read) and a reader of their chunks; None when a token is in no
+    address, so nothing matches."""
     snapshot = selection.snapshot
     heads = index.get_token_heads(snapshot.snapshot_id, snapshot.layout, sorted(query.tokens))
     if not query.tokens or len(heads) < len(query.tokens):
-        return []
+        return None
 
     def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
         return index.get_token_chunks(snapshot.snapshot_id, snapshot.layout, wanted)
 
-    return _intersection(heads, selection.ranges, read)
+    return heads, read
 
 
 def _rounds(
