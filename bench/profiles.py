@@ -23,9 +23,7 @@ from typing import Any
 import phonenumbers
 from chalice.test import Client
 
-from app import app
-from bench.harness import bench_auth, bench_dependencies, local_engine, sync_samples
-from chalicelib import deps
+from bench.harness import served_samples
 from tests.support.nanp import area_codes
 
 SAMPLE = 100  # served addresses per country (2 batches of 50, seeded)
@@ -44,16 +42,11 @@ HEADER = [
 
 
 def main(countries: list[str]) -> list[str]:
-    with local_engine() as engine:
-        wired = bench_dependencies(engine)
-        report = sync_samples(wired, countries)
-        deps.use(wired)
-        auth = bench_auth(wired, "generate")
-        client = Client(app)
+    with served_samples(countries) as served:
         nanp = area_codes()
         rows = [
-            _row(outcome.country, _sample(client, auth, outcome.country), nanp)
-            for outcome in sorted(report.countries.values(), key=lambda o: o.country)
+            _row(outcome.country, _sample(served.client, served.auth, outcome.country), nanp)
+            for outcome in sorted(served.report.countries.values(), key=lambda o: o.country)
             if outcome.addresses
         ]
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
