@@ -13,7 +13,7 @@ from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, collect
 from chalicelib.storage.sync_work import LocalWorkStore
-from tests.support.factories import SOURCES
+from tests.support.factories import SOURCES, needs_sources
 from tests.support.sync import MIXED_SOURCES, sync, write_manifest
 
 # Mixed scripts and levels, plus the overlaps the cross-cell dedupe rules are about: two Monaco
@@ -39,6 +39,7 @@ def manifest(tmp_path: Path) -> Path:
     return write_manifest(tmp_path, SOURCES_WITH_OVERLAPS)
 
 
+@needs_sources
 def test_the_sharded_build_publishes_what_the_in_process_sync_would(
     tmp_path: Path, dependencies: deps.Dependencies, manifest: Path
 ) -> None:

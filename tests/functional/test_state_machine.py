@@ -25,7 +25,7 @@ from chalicelib.services.sync.report import SilentProgress, SyncReport
 from chalicelib.services.sync.run import SyncTarget, collect
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.storage.tables import create_missing_tables
-from tests.support.factories import SOURCES, make_settings
+from tests.support.factories import SOURCES, make_settings, needs_sources
 from tests.support.fakes import FakeClock
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
@@ -125,6 +125,7 @@ def _run(machine: str, name: str) -> dict[str, Any]:
     raise AssertionError("the execution did not finish")
 
 
+@needs_sources
 def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     wired: deps.Dependencies, tmp_path: Path
 ) -> None:
@@ -156,6 +157,7 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     assert json.loads(second["output"])["current"] is True
 
 
+@needs_sources
 def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes_on(
     wired: deps.Dependencies, tmp_path: Path
 ) -> None:
@@ -189,6 +191,7 @@ def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes
     assert wired.stores.catalog.active_snapshot("AD") is not None
 
 
+@needs_sources
 def test_the_container_entry_point_runs_a_step_from_its_environment(
     wired: deps.Dependencies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,7 +30,7 @@ from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, W
 from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
 from infra.emulator.smoke import upload_sources
 from tests.support.aws_calls import Call, Recorder, recording
-from tests.support.factories import SOURCES, bearer, issue_token, make_settings
+from tests.support.factories import SOURCES, bearer, issue_token, make_settings, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.ipdb import write_ip_database
 
@@ -361,6 +361,7 @@ def _principals(stack: ServiceStack) -> dict[str, Any]:
     }
 
 
+@needs_sources
 @pytest.mark.parametrize("principal", [API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, MACHINE])
 def test_the_synthesized_policies_grant_every_call_the_code_makes_and_nothing_more(
     principal: str, recorded: tuple[list[Call], dict[str, str]], synthesized: dict[str, ServiceStack]
