@@ -51,6 +51,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--keep", action="store_true", help="leave the stack and the emulator running")
     args = parser.parse_args()
+    if not SOURCES.exists() and not os.environ.get("AGS_REQUIRE_SOURCES"):
+        # Its smoke test syncs two real extracts; the test suite skips what needs them the same way.
+        print(f"deploy-local skipped: {SOURCES} is not beside the checkout", flush=True)
+        return 0
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
     started = time.monotonic()
