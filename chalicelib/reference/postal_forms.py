@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from chalicelib.domain.addresses import Completeness, Components
-from chalicelib.domain.formatting import street_line
+from chalicelib.reference.formatting import street_line
 from chalicelib.reference.countries import facts
 
 # The form's field → our component (the mapping a tester's form would use).

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from chalicelib.domain.addresses import Components, Provenance, PublishedAddress, stable_address_id
-from chalicelib.domain.formatting import format_address
+from chalicelib.reference.formatting import format_address
 from chalicelib.domain.locations import value_key
 from chalicelib.reference.countries import facts
 from chalicelib.reference.pool_config import SourceConfig

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.formatting import province_text, region_abbreviation, street_line
+from chalicelib.reference.formatting import province_text, region_abbreviation, street_line
 from chalicelib.reference import japan_post
 from chalicelib.reference.countries import facts
 from chalicelib.services.translation import chinese, cyrillic, gazetteer, japanese, korean, taiwan
