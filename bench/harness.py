@@ -18,7 +18,7 @@ from botocore import handlers
 from chalicelib import deps
 from chalicelib.config import Settings
 from chalicelib.services.sync.report import SyncProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
@@ -156,7 +156,7 @@ def sync_samples(
 ) -> SyncReport:
     """Sync shared/sources (or the named countries) into the wired tables."""
     target = SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None)
-    report = wired.pool_sync().run(target, progress=progress)
+    report = wired.sync_in_process(target, progress=progress)
     assert report is not None
     return report
 

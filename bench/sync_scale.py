@@ -28,10 +28,11 @@ from typing import Any
 
 from bench.harness import RequestCounter, bare_client, bench_dependencies, local_engine
 from chalicelib import deps
-from chalicelib.deps import LocalSteps
-from chalicelib.services.sync.local_executor import LocalExecutor
-from chalicelib.services.sync.run import SyncTarget
-from chalicelib.services.sync.sharded import STAGES, ShardedSync
+from chalicelib.services.sync import work_layout
+from chalicelib.services.sync.ports import WorkStore
+from chalicelib.services.sync.report import SilentProgress
+from chalicelib.services.sync.stages import STAGES
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.sync_work import LocalWorkStore
 from infra.local.dynamodb_local import DynamoDBLocal
 from infra.local.env import SHARED_MANIFEST
@@ -99,16 +100,16 @@ def measure_build(endpoint: str, manifest: Path, workers: int, work: Path) -> di
     stages: dict[str, float] = {}
     marks = [time.perf_counter()]
 
-    def stage(name: str) -> None:
-        now = time.perf_counter()
-        if len(marks) > 1:
-            stages[STAGES[len(marks) - 2]] = now - marks[-1]
-        marks.append(now)
+    class StageClock(SilentProgress):
+        def stage(self, name: str) -> None:
+            now = time.perf_counter()
+            if len(marks) > 1:
+                stages[STAGES[len(marks) - 2]] = now - marks[-1]
+            marks.append(now)
 
-    executor = LocalExecutor(LocalSteps.of(wired, work), workers)
-    steps = executor.build(SyncTarget(manifest, manifest.parent), on_stage=stage)
+    pipeline = wired.sync_executor(work, workers).build(SyncTarget(manifest, manifest.parent), StageClock())
     stages["plan"] = time.perf_counter() - marks[-1]
-    report = steps.report()
+    report = pipeline.report()
     return {
         "workers": workers,
         "seconds": time.perf_counter() - marks[0],
@@ -123,32 +124,32 @@ def compare_writes(endpoint: str, work: Path, workers: int) -> dict[str, float]:
     """The plan's first shards written by the write stage, then the same items by a bare loop."""
     with RequestCounter() as counter:  # entered first: it counts the clients created after it
         wired = _wired(endpoint, f"{workers}-{work.parent.name}")
-        steps = wired.sharded_sync(LocalWorkStore(work))
+        pipeline = wired.sync_pipeline(LocalWorkStore(work))
         shards, addresses = [], 0
-        for item in steps.items("write"):
+        for item in pipeline.items("write"):
             if addresses >= WRITE_SAMPLE:
                 break
             shards.append(item)
             addresses += item["shard"]["rows"]
         counter.reset()
         started = time.perf_counter()
-        items = sum(steps.write_shard(item)["written"] for item in shards)
+        items = sum(pipeline.run_task("write", item)["written"] for item in shards)
         ours = time.perf_counter() - started
         requests = counter.calls["BatchWriteItem"]
-    bare = _bare_loop(bare_client(endpoint), wired.settings.pool_table, steps, shards)
+    bare = _bare_loop(bare_client(endpoint), wired.settings.pool_table, pipeline.context.work, shards)
     return {"addresses": addresses, "items": items, "ours": ours, "bare": bare, "requests": requests}
 
 
-def _bare_loop(client: Any, table: str, steps: ShardedSync, shards: list[dict[str, Any]]) -> float:
+def _bare_loop(client: Any, table: str, work: WorkStore, shards: list[dict[str, Any]]) -> float:
     """The same keys and documents, batch after batch on one thread, retrying what is unprocessed."""
     requests = []
     for item in shards:
-        plan = steps.work.read_json(f"plan/{item['country']}.json")
+        plan = work.read_json(work_layout.plan(item["country"]))
         shard = item["shard"]
-        lines = steps.work.read_lines(f"sorted/US/{shard['cell']}.jsonl", shard["start"], shard["end"])
+        lines = work.read_lines(work_layout.sorted_part("US", shard["cell"]), shard["start"], shard["end"])
         for offset, line in enumerate(lines):
             doc = {"S": line}
-            key = f"bare#{plan['snapshotId']}#{shard['first_ordinal'] + offset}"
+            key = f"bare#{plan['snapshot_id']}#{shard['first_ordinal'] + offset}"
             requests.append({"PutRequest": {"Item": {"pk": {"S": key}, "sk": {"S": "o"}, "doc": doc}}})
             requests.append({"PutRequest": {"Item": {"pk": {"S": key}, "sk": {"S": "i"}, "doc": doc}}})
     started = time.perf_counter()

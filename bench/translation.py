@@ -31,7 +31,7 @@ from bench.harness import (
     measure,
 )
 from chalicelib import deps
-from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.target import SyncTarget
 from infra.local.env import SHARED_MANIFEST
 from tests.support.sync import TRANSLATION_SOURCES, write_manifest
 
@@ -54,7 +54,7 @@ def main(runs: int = RUNS, sources: list[str] | None = None) -> list[str]:
     with RequestCounter() as counter, local_engine() as engine, tempfile.TemporaryDirectory() as scratch:
         wired = bench_dependencies(engine, snapshot_cache_seconds=300)
         manifest = write_manifest(Path(scratch), sources or SOURCES)
-        wired.pool_sync().run(SyncTarget(manifest, SHARED_MANIFEST.parent))
+        wired.sync_in_process(SyncTarget(manifest, SHARED_MANIFEST.parent))
         deps.use(wired)
         client, auth = Client(app), bench_auth(wired, "generate")
         ids = _one_address_per_country(client, auth, wired)

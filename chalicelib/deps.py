@@ -34,10 +34,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from chalicelib.services.sync.acquisition import Acquisition
-    from chalicelib.services.sync.run import PoolSync
-    from chalicelib.services.sync.sharded import ShardedSync
+    from chalicelib.services.sync.local_executor import LocalExecutor
+    from chalicelib.services.sync.pipeline import SyncPipeline
+    from chalicelib.services.sync.ports import SourceFiles, WorkStore
+    from chalicelib.services.sync.report import SyncProgress, SyncReport
+    from chalicelib.services.sync.target import SyncTarget
     from chalicelib.sources.manifest import SourceEntry
-    from chalicelib.storage.sync_work import WorkStore
 
 # What a Lambda's acquisition fetches at most: its /tmp is 10 GB (larger files: `sources fetch`).
 LAMBDA_FETCH_BYTES = 9 * 1024**3
@@ -99,50 +101,69 @@ class Dependencies:
             trusted_hops=self.settings.trusted_proxy_hops,
         )
 
-    def pool_sync(self, config: PoolConfig | None = None) -> PoolSync:
-        """The sync wired to this deployment's tables (`config`: another pool configuration)."""
+    def sync_pipeline(self, work: WorkStore, config: PoolConfig | None = None) -> SyncPipeline:
+        """The sync's stages on this deployment's tables, passing files through `work`."""
         # Imported here: only the sync's callers load the readers (pyosmium) and the pipeline.
-        from chalicelib.services.sync.run import PoolSync
+        from chalicelib.services.sync.context import RunContext
+        from chalicelib.services.sync.pipeline import SyncPipeline
         from chalicelib.storage.tables import snapshot_layout
 
-        return PoolSync(
-            config or self.pool_config, self.stores.pool, self.stores.catalog, self.clock, snapshot_layout
-        )
-
-    def sharded_sync(self, work: WorkStore, config: PoolConfig | None = None) -> ShardedSync:
-        """The sharded sync's steps on this deployment's tables, passing files through `work`."""
-        from chalicelib.services.sync.sharded import ShardedSync
-        from chalicelib.storage.tables import snapshot_layout
-
-        return ShardedSync(
+        context = RunContext(
             work,
             config or self.pool_config,
             self.stores.pool,
             self.stores.catalog,
             self.clock,
             snapshot_layout,
+            open_sources,
         )
+        return SyncPipeline(context)
+
+    def sync_executor(self, work: Path, workers: int = 0, config: PoolConfig | None = None) -> LocalExecutor:
+        """The sync run on this machine with `work` as its work folder: in this process (with this
+        wiring, e.g. a test's clock) or by `workers` processes (each wired from the settings)."""
+        from chalicelib.services.sync.local_executor import LocalExecutor
+        from chalicelib.storage.sync_work import LocalWorkStore
+
+        if workers:
+            return LocalExecutor(LocalSteps(work, self.settings, config or self.pool_config), workers)
+        return LocalExecutor(partial(self.sync_pipeline, LocalWorkStore(work), config))
+
+    def sync_in_process(
+        self,
+        target: SyncTarget,
+        *,
+        progress: SyncProgress | None = None,
+        config: PoolConfig | None = None,
+        if_changed: bool = False,
+    ) -> SyncReport | None:
+        """The whole sync in this process on a throwaway work folder; None when `if_changed` and
+        the last successful sync read exactly these inputs."""
+        with tempfile.TemporaryDirectory(prefix="ags-sync-") as work:
+            executor = self.sync_executor(Path(work), config=config)
+            if if_changed and executor.is_current(target):
+                return None
+            return executor.run(target, progress=progress)
 
     def sync_step(self, event: object) -> dict[str, object]:
         """One step of the state machine's sync (see state_machine.py), on the S3 source store and
         work prefix the settings name: what the `sync_step` Lambda and the container task run."""
         from chalicelib.services.sync.steps import parse_step, run_step
-        from chalicelib.storage.source_store import source_files
         from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
 
         sources, work = self.settings.sync_sources, self.settings.sync_work
         if not sources or not work:
-            raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the sharded sync")
+            raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the state machine's sync")
         step = parse_step(event)
         bucket, prefix = split_s3_url(work)
         store = S3WorkStore(bucket, f"{prefix}{step.run}/")
-        files = source_files(sources, Path(tempfile.gettempdir()) / "ags-sources")
+        files = open_sources(sources)
 
         def fetch(name: str) -> Path:
             return files.local([name]) / name
 
         result = run_step(
-            step, self.sharded_sync(store), sources, store.location(""), fetch, self._acquirer(sources)
+            step, self.sync_pipeline(store), sources, store.location(""), fetch, self._acquirer(sources)
         )
         log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
         return result
@@ -232,7 +253,7 @@ def _cursor_signer(settings: Settings) -> CursorSigner | None:
 
 @dataclass(frozen=True)
 class LocalSteps:
-    """Builds the sharded sync's steps in a worker process from the settings it was given
+    """Builds the sync's pipeline in a worker process from the settings it was given
     (picklable: spawned workers share nothing else with their parent)."""
 
     work_root: Path
@@ -243,10 +264,19 @@ class LocalSteps:
     def of(cls, dependencies: Dependencies, work_root: Path) -> LocalSteps:
         return cls(work_root, dependencies.settings, dependencies.pool_config)
 
-    def __call__(self) -> ShardedSync:
+    def __call__(self) -> SyncPipeline:
         from chalicelib.storage.sync_work import LocalWorkStore
 
-        return build(self.settings, pool_config=self.pool_config).sharded_sync(LocalWorkStore(self.work_root))
+        return build(self.settings, pool_config=self.pool_config).sync_pipeline(
+            LocalWorkStore(self.work_root)
+        )
+
+
+def open_sources(root: str) -> SourceFiles:
+    """A sync job's sources: a local folder, or the source store's s3://… copied to /tmp on use."""
+    from chalicelib.storage.source_store import source_files
+
+    return source_files(root, Path(tempfile.gettempdir()) / "ags-sources")
 
 
 _current: Dependencies | None = None

@@ -17,7 +17,6 @@ from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
     from chalicelib.services.admin import SyncLauncher
-    from chalicelib.services.sync.report import SourceTally
 
 SYNC_RATE_HOURS = int(os.environ.get("SYNC_RATE_HOURS", "24"))
 
@@ -27,20 +26,8 @@ jobs = Blueprint(__name__)
 class LogProgress:
     """Sync progress as structured log lines (CloudWatch)."""
 
-    def source_started(self, family: str, expected_rows: int) -> None:
-        log_event("sync_source_started", source=family, expectedRows=expected_rows)
-
-    def rows_read(self, count: int) -> None:
-        pass
-
-    def source_finished(self, family: str, tally: SourceTally) -> None:
-        log_event(
-            "sync_source_finished",
-            source=family,
-            read=tally.read,
-            kept=tally.kept,
-            dropped=dict(tally.dropped),
-        )
+    def stage(self, name: str) -> None:
+        log_event("sync_stage", stage=name)
 
     def country_stage(self, country: str, stage: str) -> None:
         log_event("sync_country_stage", country=country, stage=stage)
@@ -48,10 +35,10 @@ class LogProgress:
 
 @jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")
 def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
-    # Imported here, like pool_sync()'s own imports: every Lambda of the app loads this module, and only
-    # this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
+    # Imported here, like sync_pipeline()'s own imports: every Lambda of the app loads this module, and
+    # only this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
     from chalicelib import deps
-    from chalicelib.services.sync.run import SyncTarget
+    from chalicelib.services.sync.target import SyncTarget
 
     d = deps.get()
     if d.settings.sync_state_machine:
@@ -61,7 +48,7 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
         return {"status": "not-configured"}
     manifest = Path(d.settings.sync_manifest)
     target = SyncTarget(manifest=manifest, root=manifest.parent)
-    report = d.pool_sync().run(target, progress=LogProgress(), if_changed=True)
+    report = d.sync_in_process(target, progress=LogProgress(), if_changed=True)
     if report is None:
         log_event("sync_skipped", reason="inputs unchanged since the last successful sync")
         return {"status": "current"}

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import TextIO
 
 from chalicelib import deps
-from chalicelib.deps import LocalSteps
 from chalicelib.errors import ConfigurationError
-from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
-from chalicelib.services.sync.run import SyncTarget
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE
+from chalicelib.services.sync.target import SyncTarget
 
 MAX_WORKERS = 64
 
@@ -31,7 +29,7 @@ def add_parser(groups: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--workers",
         type=_workers,
         default=os.cpu_count() or 1,
-        help="worker processes of the sharded build (default: one per CPU; 0: all in this process)",
+        help="worker processes of the sync (default: one per CPU; 0: all in this process)",
     )
     parser.add_argument(
         "--work",
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     countries = frozenset(c.upper() for c in args.country) if args.country else None
     target = SyncTarget(manifest=manifest, root=manifest.parent, countries=countries)
     print(f"Syncing from {manifest}", file=out, flush=True)
-    report = sync_sharded(
+    report = sync_locally(
         d, target, args.workers, args.work or _default_work(manifest), args.first, args.if_changed
     )
     if report is None:
@@ -89,18 +87,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if report.ok else 1
 
 
-def sync_sharded(
+def sync_locally(
     d: deps.Dependencies, target: SyncTarget, workers: int, work: Path, first: list[str], if_changed: bool
 ) -> SyncReport | None:
-    """The sharded build under the local executor; None when `if_changed` finds the pool current."""
-    if if_changed and d.pool_sync().is_current(target):
+    """The sync under the local executor; None when `if_changed` finds the pool current."""
+    executor = d.sync_executor(work, workers)
+    if if_changed and executor.is_current(target):
         return None
-    executor = LocalExecutor(LocalSteps.of(d, work), workers)
+    return executor.run(target, first=[c.upper() for c in first], progress=StderrProgress())
 
-    def stage(name: str) -> None:
+
+class StderrProgress:
+    """Each stage as it starts, and each country as it is written, on stderr."""
+
+    def stage(self, name: str) -> None:
         print(f"  {name}", file=sys.stderr, flush=True)
 
-    return executor.run(target, first=[c.upper() for c in first], on_stage=stage)
+    def country_stage(self, country: str, stage: str) -> None:
+        print(f"  {country}: {stage}", file=sys.stderr, flush=True)
 
 
 def _default_work(manifest: Path) -> Path:

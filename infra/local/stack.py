@@ -23,9 +23,9 @@ from pathlib import Path
 from types import FrameType
 
 from chalicelib import deps
-from chalicelib.cli.sync import print_report, sync_sharded
+from chalicelib.cli.sync import print_report, sync_locally
 from chalicelib.config import settings_from_env
-from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
@@ -155,7 +155,7 @@ class _BackgroundSync:
             print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
             return
         whole = self._target(self.countries)
-        if self.dependencies.pool_sync().is_current(whole):
+        if self.dependencies.sync_executor(self.work).is_current(whole):
             print("The pool is current: its sources, configuration and format are unchanged.", flush=True)
             return
         print("Syncing the sample sources in the background; /api/v1/data-health shows progress.", flush=True)
@@ -171,9 +171,9 @@ class _BackgroundSync:
         first = sorted(c for c in self.first or () if self.countries is None or c in self.countries)
         workers = os.cpu_count() or 1
         if first:
-            sync_sharded(self.dependencies, self._target(frozenset(first)), workers, self.work, [], False)
+            sync_locally(self.dependencies, self._target(frozenset(first)), workers, self.work, [], False)
             print(f"Sync: {', '.join(first)} published; now the rest.", flush=True)
-        report = sync_sharded(self.dependencies, whole, workers, self.work, [], False)
+        report = sync_locally(self.dependencies, whole, workers, self.work, [], False)
         assert report is not None  # if_changed was not asked for
         print_report(report, sys.stdout)
         self.saved()

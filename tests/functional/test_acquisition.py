@@ -16,10 +16,16 @@ import pytest
 from moto import mock_aws
 
 from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
-from chalicelib.services.sync.run import SyncTarget
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.upstream import FetchError, FetchPolicy, Validators, fetch
-from chalicelib.storage.source_store import LocalSourceStore, S3SourceFiles, S3SourceStore, StoredSource
+from chalicelib.storage.source_store import (
+    LocalSourceFiles,
+    LocalSourceStore,
+    S3SourceFiles,
+    S3SourceStore,
+    StoredSource,
+)
 from tests.support.factories import SOURCES
 from tests.support.fakes import FakeClock
 
@@ -107,7 +113,7 @@ def _fingerprint(cache: Path) -> str:
     """What decides whether the next sync rebuilds, for a manifest of the one cached entry."""
     manifest = cache / "manifest.json"
     manifest.write_text(json.dumps([_entry("https://example.org/").model_dump()]), encoding="utf-8")
-    return SyncTarget(manifest, cache).fingerprint("config")
+    return SyncTarget(manifest, cache).fingerprint("config", LocalSourceFiles(cache).stamp)
 
 
 def test_first_fetch_keeps_the_file_and_its_checksum_then_a_304_changes_nothing(

@@ -10,11 +10,12 @@ import pytest
 from chalicelib import deps
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.sync.local_executor import LocalExecutor
-from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, collect
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.sync_work import LocalWorkStore
 from tests.support.factories import SOURCES, needs_sources
 from tests.support.sync import MIXED_SOURCES, sync, write_manifest
+from tests.support.sync_oracle import collect
 
 # Mixed scripts and levels, plus the overlaps the cross-cell dedupe rules are about: two Monaco
 # extracts (the same OSM objects, some retagged) and Krems (one text on two objects).
@@ -30,7 +31,7 @@ TINY = {
 
 
 def _sharded(wired: deps.Dependencies, work: Path, manifest: Path, **sizes: int) -> SyncReport:
-    executor = LocalExecutor(lambda: wired.sharded_sync(LocalWorkStore(work)), workers=0, sizes=sizes)
+    executor = LocalExecutor(lambda: wired.sync_pipeline(LocalWorkStore(work)), workers=0, sizes=sizes)
     return executor.run(SyncTarget(manifest=manifest, root=SOURCES))
 
 
@@ -49,9 +50,7 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
     assert max(item["part"] for item in sorted_parts) >= 2  # some cells were sorted in parts
     target = SyncTarget(manifest=manifest, root=SOURCES)
     expected_report = SyncReport(started_at="")
-    collected = collect(
-        target, dependencies.pool_config, set(sharded.planned), expected_report, SilentProgress()
-    )
+    collected = collect(target, dependencies.pool_config, set(sharded.planned), expected_report)
     pool, catalog = dependencies.stores.pool, dependencies.stores.catalog
     for country, addresses in collected.items():
         if country not in sharded.planned:

@@ -21,12 +21,13 @@ from chalicelib import deps
 from chalicelib.cli.main import main
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
-from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, collect
+from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings, needs_sources
 from tests.support.fakes import FakeClock
+from tests.support.sync_oracle import collect
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 SOURCE_IDS = ["nl-countrywide-bag", "osm-andorra-ad", "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]
@@ -143,7 +144,7 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     assert {a["status"] for a in acquired} == {"no_upstream"}
     expected = SyncReport(started_at="")
     target = SyncTarget(manifest=manifest, root=SOURCES)
-    collected = collect(target, wired.pool_config, {"NL", "AD", "IT"}, expected, SilentProgress())
+    collected = collect(target, wired.pool_config, {"NL", "AD", "IT"}, expected)
     catalog = wired.stores.catalog
     for country, found in collected.items():
         active = catalog.active_snapshot(country)

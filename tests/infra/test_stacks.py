@@ -13,7 +13,7 @@ from aws_cdk.assertions import Annotations, Match, Template
 from cfnlint.api import lint_file
 
 from chalicelib.api.models.common import ErrorResponse
-from chalicelib.services.sync.sharded import STAGES as SYNC_STAGES
+from chalicelib.services.sync.stages import STAGES as SYNC_STAGES
 from infra.aws.data import table_names
 from infra.aws.domain import CustomDomain
 from infra.aws.service import API_FUNCTION, REST_API, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack

@@ -23,11 +23,12 @@ from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.sync.local_executor import LocalExecutor
-from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget, collect
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import load_manifest
 from infra.local.dynamodb_local import DynamoDBLocal
 from tests.support.factories import SOURCES, bearer, issue_token, wired_on
+from tests.support.sync_oracle import collect
 
 pytestmark = [
     pytest.mark.integration,
@@ -51,7 +52,7 @@ def synced(dynamodb_local: DynamoDBLocal, tmp_path_factory: pytest.TempPathFacto
 
 
 def _full_sync(dynamodb_local: DynamoDBLocal, work: Path) -> Synced:
-    """The way `make run` and the CLI sync: the sharded build under two worker processes."""
+    """The way `make run` and the CLI sync: the pipeline under two worker processes."""
     wired = wired_on(dynamodb_local.endpoint, "full", log_level="WARNING")
     executor = LocalExecutor(LocalSteps.of(wired, work), workers=2)
     return Synced(wired, executor.run(SyncTarget(SOURCES / "manifest.json", SOURCES)))
@@ -60,9 +61,7 @@ def _full_sync(dynamodb_local: DynamoDBLocal, work: Path) -> Synced:
 def test_the_sharded_build_publishes_the_snapshots_the_in_process_sync_builds(synced: Synced) -> None:
     expected = SyncReport(started_at="")
     target = SyncTarget(SOURCES / "manifest.json", SOURCES)
-    collected = collect(
-        target, synced.wired.pool_config, set(synced.report.planned), expected, SilentProgress()
-    )
+    collected = collect(target, synced.wired.pool_config, set(synced.report.planned), expected)
     published = {c: o.snapshot_id for c, o in synced.report.countries.items() if o.snapshot_id}
     assert published == {c: build_snapshot(c, found).id for c, found in collected.items() if found}
     assert len(published) == 28

@@ -13,10 +13,10 @@ from chalicelib.deps import LocalSteps
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import Layout
 from chalicelib.reference.pool_config import PoolConfig
-from chalicelib.services.sync.publication import PoolWriter
+from chalicelib.services.sync.pipeline import SyncPipeline
+from chalicelib.services.sync.ports import PoolWriter
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
-from chalicelib.services.sync.run import SyncTarget
-from chalicelib.services.sync.sharded import ShardedSync
+from chalicelib.services.sync.target import SyncTarget
 from tests.support.factories import SOURCES
 
 # Real sources giving a small pool with every location level, residential and other records, and
@@ -63,16 +63,18 @@ def sync(
     config: PoolConfig | None = None,
     progress: SyncProgress | None = None,
 ) -> SyncReport:
-    report = wired.pool_sync(config).run(SyncTarget(manifest=manifest, root=SOURCES), progress=progress)
+    target = SyncTarget(manifest=manifest, root=SOURCES)
+    report = wired.sync_in_process(target, progress=progress, config=config)
     assert report is not None
     return report
 
 
 class CrashWhileWriting(SilentProgress):
-    """Stops the sync the way Ctrl-C or a Lambda timeout would: in the middle of writing."""
+    """Stops the sync the way Ctrl-C or a Lambda timeout would: in the middle of writing (the
+    catalog and the addresses written, the text index not)."""
 
     def country_stage(self, country: str, stage: str) -> None:
-        if stage.startswith("writing") and "locations" in stage:
+        if stage == "writing the text index":
             raise KeyboardInterrupt
 
 
@@ -100,7 +102,7 @@ class DyingPool:
 class DyingSteps(LocalSteps):
     """Worker steps whose pool writes kill the worker: a sync that breaks in its write stage."""
 
-    def __call__(self) -> ShardedSync:
-        steps = super().__call__()
-        steps.pool = DyingPool(steps.pool)
-        return steps
+    def __call__(self) -> SyncPipeline:
+        pipeline = super().__call__()
+        pipeline.context.pool = DyingPool(pipeline.context.pool)
+        return pipeline

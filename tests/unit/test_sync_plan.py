@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.errors import ConfigurationError
-from chalicelib.services.sync.plan import (
+from chalicelib.services.sync.job import LAMBDA_ROWS, runner_for
+from chalicelib.services.sync.sharding import (
     SortedCell,
     cell_of_key,
     cell_starts,
@@ -16,7 +17,7 @@ from chalicelib.services.sync.plan import (
     shards_of,
     splitters,
 )
-from chalicelib.services.sync.sharded import LAMBDA_ROWS, STAGES, runner_for
+from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.steps import parse_step
 

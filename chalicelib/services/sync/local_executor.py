@@ -1,6 +1,8 @@
-"""The sharded sync's stages run by N local worker processes: what `make run` and the CLI use, the
-local counterpart of the Step Functions execution. A run killed mid-way resumes where it stopped:
-a task that recorded its result is not run again, and every other task rewrites the same output."""
+"""The sync's stages run on this machine: in this process (`workers=0`: the scheduled Lambda
+without a state machine, the tests on moto, the benches) or by N spawned worker processes (`make
+run`, the CLI). The local counterpart of the Step Functions execution. A run killed mid-way
+resumes where it stopped: a task that recorded its result is not run again, and every other task
+rewrites the same output."""
 
 from __future__ import annotations
 
@@ -10,94 +12,94 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from chalicelib.services.sync.report import SyncReport
-from chalicelib.services.sync.run import SyncTarget
-from chalicelib.services.sync.sharded import STAGES, ShardedSync
+from chalicelib.services.sync.pipeline import SyncPipeline
+from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
+from chalicelib.services.sync.stages import STAGES
+from chalicelib.services.sync.target import SyncTarget
 
-StageListener = Callable[[str], None]
-StepsFactory = Callable[[], ShardedSync]  # picklable: each worker process builds its own steps
+PipelineFactory = Callable[[], SyncPipeline]  # picklable when workers > 0: each builds its own
 
-_steps: ShardedSync | None = None  # one per worker process
+_pipeline: SyncPipeline | None = None  # one per worker process
 
 
-def _start_worker(factory: StepsFactory) -> None:
-    global _steps
-    _steps = factory()
+def _start_worker(factory: PipelineFactory) -> None:
+    global _pipeline
+    _pipeline = factory()
 
 
 def _run_in_worker(stage: str, item: dict[str, Any]) -> dict[str, Any]:
-    assert _steps is not None, "worker started without steps"
-    return _steps.run_task(stage, item)
+    assert _pipeline is not None, "worker started without a pipeline"
+    return _pipeline.run_task(stage, item)
 
 
 @dataclass
 class LocalExecutor:
-    """`workers=0` runs every task in this process (tests on moto, where other processes would
-    not see the mocked AWS); otherwise that many spawned processes (no fork: boto3's connections
-    and threads must not be shared)."""
+    """`workers=0` runs every task in this process (on moto, other processes would not see the
+    mocked AWS); otherwise that many spawned processes (no fork: boto3's connections and threads
+    must not be shared)."""
 
-    factory: StepsFactory
-    workers: int
+    factory: PipelineFactory
+    workers: int = 0
     sizes: Mapping[str, Any] = field(default_factory=dict)  # cell and shard sizes (tests make them small)
 
+    def is_current(self, target: SyncTarget) -> bool:
+        return self.factory().is_current(target)
+
     def run(
-        self, target: SyncTarget, *, first: Iterable[str] = (), on_stage: StageListener | None = None
+        self, target: SyncTarget, *, first: Iterable[str] = (), progress: SyncProgress | None = None
     ) -> SyncReport:
         """Build and publish `target`; countries in `first` are written and published before
         the others (a local start serves the US sooner)."""
+        told = progress or SilentProgress()
         with self._pool() as pool:
-            steps = self._build(target, pool, on_stage)
-            self._write_and_publish(steps, pool, list(first), on_stage)
-        return steps.report()
+            pipeline = self._build(target, pool, told)
+            self._write_and_publish(pipeline, pool, list(first), told)
+        return pipeline.report()
 
-    def build(self, target: SyncTarget, on_stage: StageListener | None = None) -> ShardedSync:
+    def build(self, target: SyncTarget, progress: SyncProgress | None = None) -> SyncPipeline:
         """Every stage up to the plan (catalogs written, shards planned), nothing of the pool yet:
         what the scale bench times on its own."""
         with self._pool() as pool:
-            return self._build(target, pool, on_stage)
+            return self._build(target, pool, progress or SilentProgress())
 
-    def _build(
-        self, target: SyncTarget, pool: Executor | None, on_stage: StageListener | None
-    ) -> ShardedSync:
-        steps = self.factory()
-        if not self._resumable(steps, target):
-            steps.start(target, **self.sizes)
+    def _build(self, target: SyncTarget, pool: Executor | None, progress: SyncProgress) -> SyncPipeline:
+        pipeline = self.factory()
+        if not pipeline.is_resumable(target):
+            pipeline.start(target, **self.sizes)
         for stage in STAGES[: STAGES.index("write")]:
-            if on_stage:
-                on_stage(stage)
-            self._stage(steps, pool, stage, steps.items(stage))
-            steps.close(stage)
-        return steps
+            progress.stage(stage)
+            self._stage(pipeline, pool, stage, pipeline.items(stage))
+            pipeline.close(stage)
+        return pipeline
 
     def _write_and_publish(
-        self,
-        steps: ShardedSync,
-        pool: Executor | None,
-        first: list[str],
-        on_stage: Callable[[str], None] | None,
+        self, pipeline: SyncPipeline, pool: Executor | None, first: list[str], progress: SyncProgress
     ) -> None:
         """Country by country, so each is served as soon as its own items are written."""
-        countries = [c for c in first if c in steps.job.countries]
-        countries += [c for c in steps.job.countries if c not in countries]
-        shards = steps.items("write")
+        countries = [c for c in first if c in pipeline.job.countries]
+        countries += [c for c in pipeline.job.countries if c not in countries]
+        shards = pipeline.items("write")
         for country in countries:
-            if on_stage:
-                on_stage(f"write {country}")
-            steps.save_running_report(building=country)
-            self._stage(steps, pool, "write", [s for s in shards if s["country"] == country])
-            self._stage(steps, pool, "index", steps.index_items(country))
-            self._stage(steps, None, "publish", [{"country": country}])
-        steps.close("write")
-        steps.close("index")
-        steps.close("publish")
+            own = [s for s in shards if s["country"] == country]
+            pipeline.save_running_report(building=country)
+            if own:
+                progress.country_stage(country, f"writing {sum(s['shard']['rows'] for s in own)} addresses")
+                self._stage(pipeline, pool, "write", own)
+                progress.country_stage(country, "writing the text index")
+                self._stage(pipeline, pool, "index", pipeline.index_items(country))
+            progress.country_stage(country, "publishing")
+            self._stage(pipeline, None, "publish", [{"country": country}])
+        for stage in ("write", "index", "publish"):
+            progress.stage(stage)
+            pipeline.close(stage)
 
     def _stage(
-        self, steps: ShardedSync, pool: Executor | None, stage: str, items: list[dict[str, Any]]
+        self, pipeline: SyncPipeline, pool: Executor | None, stage: str, items: list[dict[str, Any]]
     ) -> None:
-        pending = [item for item in items if not steps.is_done(stage, item)]
+        pending = [item for item in items if not pipeline.is_done(stage, item)]
         if pool is None or len(pending) < 2:
             for item in pending:
-                steps.run_task(stage, item)
+                pipeline.run_task(stage, item)
             return
         for _ in pool.map(_run_in_worker, [stage] * len(pending), pending):
             pass  # results are recorded by the tasks; map re-raises a task's error here
@@ -111,17 +113,6 @@ class LocalExecutor:
             initializer=_start_worker,
             initargs=(self.factory,),
         )
-
-    @staticmethod
-    def _resumable(steps: ShardedSync, target: SyncTarget) -> bool:
-        """The work store holds an unfinished job of the same inputs."""
-        if not steps.work.exists("job.json"):
-            return False
-        job = steps.job
-        same = job.fingerprint == target.fingerprint(steps.config.text) and job.manifest == str(
-            target.manifest
-        )
-        return same and not steps.work.exists("finished.json")
 
 
 class _NoPool:

@@ -1,55 +1,21 @@
-"""What every build does around a country's items: its published record, the pointer write that
-publishes it, and the sweep of superseded snapshots. Shared by the in-process sync and the sharded
-steps, so both publish the same way."""
+"""What the sync does around a country's items: its published record, the pointer write that
+publishes it, and the sweep of superseded snapshots."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Protocol
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.directories import DirectoryKey, Entry
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot, StrataCounts
+from chalicelib.domain.snapshots import Layout, PublishedSnapshot, StrataCounts
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
-from chalicelib.services.sync.report import SyncProgress
+from chalicelib.services.sync.ports import CatalogWriter, LayoutPolicy, PoolWriter
 
 # A snapshot still being written after this long belongs to a sync that died: safe to remove.
 STALE_WRITE = timedelta(hours=6)
-
-
-class PoolWriter(Protocol):
-    def put_addresses(
-        self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress], first_ordinal: int = 0
-    ) -> int: ...
-    def put_text_index(
-        self, snapshot_id: str, layout: Layout, postings: Mapping[str, Sequence[int]]
-    ) -> int: ...
-    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int: ...
-
-
-class CatalogWriter(Protocol):
-    def put_locations(self, snapshot_id: str, layout: Layout, locations: list[Location]) -> int: ...
-    def put_directories(
-        self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]
-    ) -> int: ...
-    def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int: ...
-    def record_snapshot(
-        self, country: str, snapshot_id: str, state: str, details: dict[str, object]
-    ) -> None: ...
-    def list_snapshots(self, country: str) -> list[tuple[str, dict[str, object]]]: ...
-    def forget_snapshot(self, country: str, snapshot_id: str) -> None: ...
-    def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None: ...
-    def active_snapshot(self, country: str) -> PublishedSnapshot | None: ...
-    def save_sync_report(self, report: dict[str, object]) -> None: ...
-    def latest_sync_report(self) -> dict[str, object] | None: ...
-
-
-class LayoutPolicy(Protocol):
-    def __call__(self, addresses: int, locations: int) -> Layout: ...
 
 
 def incomplete_counts(addresses: Iterable[PublishedAddress]) -> Counter[str]:
@@ -129,16 +95,13 @@ def _details(published: PublishedSnapshot, clock: Clock) -> dict[str, object]:
     }
 
 
-def sweep(
-    country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, progress: SyncProgress
-) -> int:
+def sweep(country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock) -> int:
     """Delete every other snapshot of the country: superseded ones, and writes abandoned by a sync
     that died (only once stale, so a concurrent sync's snapshot in progress is left alone)."""
     deleted = 0
     for snapshot_id, details in catalog.list_snapshots(country):
         if snapshot_id == keep or _in_progress(details, clock):
             continue
-        progress.country_stage(country, f"removing snapshot {snapshot_id}")
         layout = _layout_of(details)
         deleted += pool.delete_snapshot(snapshot_id, layout) + catalog.delete_snapshot_catalog(
             snapshot_id, layout

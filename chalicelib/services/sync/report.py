@@ -106,22 +106,14 @@ class SyncReport:
 
 
 class SyncProgress(Protocol):
-    """Where a sync reports progress: a progress bar in the CLI, log lines in Lambda."""
+    """Where a sync reports progress: lines on the CLI's stderr, log lines in Lambda, a test's probe."""
 
-    def source_started(self, family: str, expected_rows: int) -> None: ...
-    def rows_read(self, count: int) -> None: ...
-    def source_finished(self, family: str, tally: SourceTally) -> None: ...
+    def stage(self, name: str) -> None: ...
     def country_stage(self, country: str, stage: str) -> None: ...
 
 
 class SilentProgress:
-    def source_started(self, family: str, expected_rows: int) -> None:
-        pass
-
-    def rows_read(self, count: int) -> None:
-        pass
-
-    def source_finished(self, family: str, tally: SourceTally) -> None:
+    def stage(self, name: str) -> None:
         pass
 
     def country_stage(self, country: str, stage: str) -> None:

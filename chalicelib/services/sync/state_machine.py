@@ -1,4 +1,4 @@
-"""The sharded sync as an AWS Step Functions state machine (Amazon States Language), produced from
+"""The sync as an AWS Step Functions state machine (Amazon States Language), produced from
 the same stage list the local executor runs: a `start` task, then per stage a Distributed Map over
 the stage's items (a JSON list in S3, read by the Map's ItemReader) with one Lambda task per item,
 then the stage's `close` task. The infrastructure deploys this definition as it is built here.
@@ -6,7 +6,7 @@ then the stage's `close` task. The infrastructure deploys this definition as it 
 Every Lambda call carries the execution's name as `run`, which names the work prefix all its tasks
 share; tasks are idempotent, so Step Functions may retry any of them.
 
-Items too large for a Lambda's 15 minutes (`"runner": "container"`, see `sharded.runner_for`) run
+Items too large for a Lambda's 15 minutes (`"runner": "container"`, see `job.runner_for`) run
 as a Fargate task instead, when the deployment gives a `Container`: the same step, started by
 `python -m chalicelib.cli sync-step` with the event in `SYNC_STEP_EVENT`."""
 
@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from chalicelib.services.sync.sharded import STAGES
+from chalicelib.services.sync import work_layout
+from chalicelib.services.sync.stages import STAGES
 
 # A task re-run after an error rewrites the same output (each is idempotent); throttles and
 # Lambda's own transient errors are the usual causes.
@@ -97,7 +98,7 @@ def definition(
     if manifest is not None:
         states["Acquire"] = _acquire_map(function_arn, manifest)
     return {
-        "Comment": "Address pool sync: the sharded build's stages (chalicelib/services/sync/sharded.py)",
+        "Comment": "Address pool sync: the pipeline's stages (chalicelib/services/sync/stages/)",
         "StartAt": "Start" if manifest is None else "Acquire",
         "States": states,
     }
@@ -149,7 +150,7 @@ def _stage_map(stage: str, processor: dict[str, Any], max_concurrency: int, foll
             "ReaderConfig": {"InputType": "JSON"},
             "Parameters": {
                 "Bucket.$": "$.work.bucket",
-                "Key.$": f"States.Format('{{}}items/{stage}.json', $.work.prefix)",
+                "Key.$": f"States.Format('{{}}{work_layout.items(stage)}', $.work.prefix)",
             },
         },
         "ItemSelector": {"action": "task", "stage": stage, "run.$": "$.run", "item.$": "$$.Map.Item.Value"},

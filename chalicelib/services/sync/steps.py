@@ -14,8 +14,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.acquisition import Acquisition
-from chalicelib.services.sync.run import SyncTarget
-from chalicelib.services.sync.sharded import STAGES, ShardedSync
+from chalicelib.services.sync.pipeline import SyncPipeline
+from chalicelib.services.sync.stages import STAGES
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
 
 Stage = Literal[STAGES]  # type: ignore[valid-type]
@@ -44,7 +45,7 @@ def parse_step(event: object) -> StepEvent:
 
 def run_step(
     step: StepEvent,
-    steps: ShardedSync,
+    pipeline: SyncPipeline,
     sources: str,
     work: dict[str, str],
     fetch: Callable[[str], Path],
@@ -62,13 +63,13 @@ def run_step(
     if step.action == "start":
         manifest = fetch("manifest.json")
         target = SyncTarget(manifest=manifest, root=manifest.parent)
-        current = steps.is_current(target, sources)
+        current = pipeline.is_current(target, sources)
         if not current:
-            steps.start(target, sources=sources)
+            pipeline.start(target, sources=sources)
         return {"run": step.run, "current": current, "work": work}
     assert step.stage is not None  # parse_step checked it
     if step.action == "close":
-        steps.close(step.stage)
+        pipeline.close(step.stage)
         return {"closed": step.stage}
     assert step.item is not None
-    return steps.run_task(step.stage, step.item)
+    return pipeline.run_task(step.stage, step.item)

@@ -1,6 +1,5 @@
-"""What the sharded sync's tasks write and read in the work store: a map task's partitioned output,
-rows and tallies as JSON lines, the external merge sort of an order cell's part, its statistics
-and digests."""
+"""What the stages' tasks write and read in the work store: a map task's partitioned output, rows
+as JSON lines, the external merge sort of an order cell's part, its statistics and digests."""
 
 from __future__ import annotations
 
@@ -8,19 +7,20 @@ import heapq
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.snapshots import CellDigest, CellKey, order_key
-from chalicelib.services.sync.admission import Row, Tallies
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.admission import Row
+from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.publication import incomplete_counts
-from chalicelib.services.sync.report import SourceTally
 from chalicelib.sources.boundaries import Boundary
-from chalicelib.storage.sync_work import WorkStore, dump_address, load_address
+from chalicelib.storage.sync_work import dump_address, load_address
 
 
 class Partitioned:
@@ -29,10 +29,10 @@ class Partitioned:
 
     def __init__(self, work: WorkStore, rank: int, buffer: int) -> None:
         self.work, self.rank, self.buffer = work, rank, buffer
-        self.held: dict[tuple[str, int], list[str]] = {}
+        self.held: dict[tuple[keys.Mapped, int], list[str]] = {}
         self.count = self.part = 0
 
-    def add(self, kind: str, cell: int, line: str) -> None:
+    def add(self, kind: keys.Mapped, cell: int, line: str) -> None:
         self.held.setdefault((kind, cell), []).append(line)
         self.count += 1
         if self.count >= self.buffer:
@@ -40,7 +40,7 @@ class Partitioned:
 
     def flush(self) -> None:
         for (kind, cell), lines in sorted(self.held.items()):
-            self.work.write_lines(f"{kind}/{cell:05d}/{self.rank:05d}-{self.part:05d}.jsonl", lines)
+            self.work.write_lines(keys.mapped(kind, cell, self.rank, self.part), lines)
         self.held, self.count, self.part = {}, 0, self.part + 1
 
 
@@ -101,11 +101,18 @@ def _read_run(path: Path) -> Iterator[PublishedAddress]:
             yield load_address(json.loads(line))
 
 
-def cell_digests(parts: list[dict[str, Any]]) -> list[tuple[CellKey, str]]:
+class DigestedPart(Protocol):
+    @property
+    def key(self) -> CellKey: ...
+    @property
+    def digest(self) -> str: ...
+
+
+def cell_digests(parts: Sequence[DigestedPart]) -> list[tuple[CellKey, str]]:
     """The digest of each (stratum, region) cell, from its parts' (which follow one another)."""
     return [
-        (key, CellDigest.combined(p["digest"] for p in group))
-        for key, group in groupby(parts, key=lambda p: (int(p["key"][0]), str(p["key"][1])))
+        (key, CellDigest.combined(p.digest for p in group))
+        for key, group in groupby(parts, key=lambda p: p.key)
     ]
 
 
@@ -141,30 +148,6 @@ def row_of(line: str) -> Row:
         osm_object=doc.get("o"),
         precision_meters=doc.get("p", 0.0),
     )
-
-
-def tallies_doc(tallies: Tallies) -> dict[str, Any]:
-    return {
-        "tallies": {
-            family: {
-                "country": t.country,
-                "read": t.read,
-                "kept": t.kept,
-                "dropped": dict(t.dropped),
-                "removed": dict(t.removed_fields),
-            }
-            for family, t in tallies.sources.items()
-        }
-    }
-
-
-def tallies_of(doc: dict[str, Any]) -> Tallies:
-    tallies = Tallies()
-    for family, t in doc.get("tallies", {}).items():
-        tallies.sources[family] = SourceTally(
-            t["country"], t["read"], t["kept"], Counter(t["dropped"]), Counter(t["removed"])
-        )
-    return tallies
 
 
 def boundary_of(doc: dict[str, Any]) -> Boundary:

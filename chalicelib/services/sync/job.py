@@ -1,0 +1,55 @@
+"""A sync job: what every task of one run reads first, and the sizes that bound a task's work."""
+
+from __future__ import annotations
+
+import zlib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
+CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
+SORT_CHUNK = 100_000  # rows a sort task holds before it spills a sorted run to disk
+PART_ROWS = 500_000  # rows one sort task takes, about: a few minutes, well inside Lambda's 15
+SAMPLE_EVERY = 1_000  # one kept row in this many gives its order key to the splitters
+SHARD_ROWS = 20_000  # addresses one write task writes
+INDEX_ROWS = 200_000  # addresses whose tokens one index task merges (some 15 postings each)
+MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
+# Rows a Lambda task takes in: mapping runs at about 230 µs a row (make bench-sync-scale), so 2 M
+# rows take some 8 of Lambda's 15 minutes. A source group, extract or country above it is marked
+# for a container task (state_machine.Container), which has no time limit.
+LAMBDA_ROWS = 2_000_000
+
+Runner = Literal["lambda", "container"]
+
+
+class SyncJob(BaseModel):
+    """One run's inputs and sizes (`job.json`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    manifest: str
+    root: str  # where the sources are: a folder, or the source store's s3://bucket/prefix/
+    countries: list[str]
+    fingerprint: str
+    started_at: str
+    street_cells: int
+    object_cells: int
+    text_cells: int
+    sort_chunk: int = SORT_CHUNK
+    shard_rows: int = SHARD_ROWS
+    part_rows: int = PART_ROWS
+    sample_every: int = SAMPLE_EVERY
+
+
+def runner_for(rows: int) -> Runner:
+    """Where a task of this many input rows runs: a Lambda, or a container past Lambda's limits."""
+    return "container" if rows > LAMBDA_ROWS else "lambda"
+
+
+def index_partitions(count: int) -> int:
+    return max(1, -(-count // INDEX_ROWS))
+
+
+def partition_of(token: str, partitions: int) -> int:
+    return zlib.crc32(token.encode()) % partitions

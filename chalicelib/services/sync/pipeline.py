@@ -1,0 +1,112 @@
+"""The sync as one pipeline of stages bound to a run's context: what the local executor (in this
+process or in worker processes) and the Step Functions steps call. Every method but `start` is
+one task or one stage's close, safe to run again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, SyncJob
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.sharding import cells_for
+from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, publish
+from chalicelib.services.sync.stages.index import items_of
+from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sources.manifest import load_manifest
+
+
+@dataclass
+class SyncPipeline:
+    context: RunContext
+
+    def start(
+        self,
+        target: SyncTarget,
+        *,
+        per_cell: int = ROWS_PER_CELL,
+        claims_per_cell: int = CLAIMS_PER_CELL,
+        sources: str | None = None,
+        **sizes: int,
+    ) -> SyncJob:
+        """A fresh job: its cells sized from the manifest's record counts, and the running report
+        that /data-health shows. `sources`: where the tasks find the files when not at
+        `target.root` (the source store's `s3://bucket/prefix/` in AWS)."""
+        context = self.context
+        countries = target.chosen(context.config.enabled)
+        rows = sum(e.records for e in load_manifest(target.manifest) if e.country in countries)
+        job = SyncJob(
+            manifest=str(target.manifest) if sources is None else target.manifest.name,
+            root=sources or str(target.root),
+            countries=countries,
+            fingerprint=self.fingerprint(target, sources),
+            started_at=context.clock.now().isoformat(),
+            street_cells=cells_for(rows, per_cell),
+            object_cells=cells_for(rows, claims_per_cell),
+            text_cells=cells_for(rows, claims_per_cell),
+            **sizes,
+        )
+        context.begin(job)
+        context.write_items(bounds.STAGE.name, bounds.STAGE.plan(context))
+        context.catalog.save_sync_report(publish.report(context).as_dict())
+        return job
+
+    def fingerprint(self, target: SyncTarget, sources: str | None = None) -> str:
+        files = self.context.open_sources(sources or str(target.root))
+        return target.fingerprint(self.context.config.text, files.stamp)
+
+    def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
+        """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""
+        latest = self.context.catalog.latest_sync_report()
+        if latest is None or latest.get("ok") is not True:
+            return False
+        return latest.get("fingerprint") == self.fingerprint(target, sources)
+
+    def is_resumable(self, target: SyncTarget) -> bool:
+        """The work store holds an unfinished job of the same inputs."""
+        work = self.context.work
+        if not work.exists(keys.JOB) or work.exists(keys.FINISHED):
+            return False
+        job = self.context.job
+        return job.fingerprint == self.fingerprint(target) and job.manifest == str(target.manifest)
+
+    @property
+    def job(self) -> SyncJob:
+        return self.context.job
+
+    def items(self, stage: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = self.context.work.read_json(keys.items(stage))
+        return found
+
+    def run_task(self, stage: str, item: dict[str, Any]) -> dict[str, Any]:
+        """One task; its result is recorded, so a rerun of the stage can skip it."""
+        parsed, result = BY_NAME[stage].run_raw(self.context, item)
+        doc: dict[str, Any] = result.model_dump(mode="json")
+        self.context.work.write_json(keys.done(stage, parsed.task()), doc)
+        return doc
+
+    def is_done(self, stage: str, item: dict[str, Any]) -> bool:
+        task = BY_NAME[stage].item.model_validate(item).task()
+        return self.context.work.exists(keys.done(stage, task))
+
+    def close(self, stage: str) -> None:
+        """After the stage's last task: its finish, then the next stage's items."""
+        BY_NAME[stage].finish(self.context)
+        following = STAGES.index(stage) + 1
+        if following < len(PIPELINE):
+            upcoming = PIPELINE[following]
+            self.context.write_items(upcoming.name, upcoming.plan(self.context))
+
+    def index_items(self, country: str) -> list[dict[str, Any]]:
+        return [item.model_dump(mode="json") for item in items_of(self.context, country)]
+
+    def report(self) -> SyncReport:
+        return publish.report(self.context)
+
+    def save_running_report(self, building: str | None) -> None:
+        """What /data-health shows while the sync runs: the country being written now."""
+        running = self.report()
+        running.building = building
+        self.context.catalog.save_sync_report(running.as_dict())

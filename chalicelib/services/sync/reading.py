@@ -1,0 +1,44 @@
+"""Reading one source group: every row validated, enriched and numbered in read order, the rows
+dropped on the way counted. What the map stage does per group, and the in-process oracle per sync."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from chalicelib.reference.pool_config import PoolConfig
+from chalicelib.services.sync.admission import Row
+from chalicelib.services.sync.dedupe import coordinate_precision_meters
+from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceContext, publish
+from chalicelib.services.sync.normalize import Dropped, normalize
+from chalicelib.services.sync.report import SourceTally
+from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants
+from chalicelib.sources.reader import read_group
+
+
+def source_order(entries: list[SourceEntry], config: PoolConfig) -> list[SourceGroup]:
+    """A source that supersedes others is read first, so its publication of an address is the one kept."""
+    groups = group_variants(entries, config.primary_languages())
+    return sorted(groups, key=lambda g: not config.source(g.family).supersedes)
+
+
+def read_rows(
+    group: SourceGroup, rank: int, root: Path, config: PoolConfig, context: SourceContext, tally: SourceTally
+) -> Iterator[Row]:
+    """Validated, enriched rows of one source group in read order; rows dropped on the way are
+    counted in `tally`."""
+    for raw in read_group(group, root):
+        tally.read += 1
+        candidate = normalize(raw, config.countries.get(raw.country), context.config)
+        if isinstance(candidate, Dropped):
+            tally.dropped[candidate.reason.value] += 1
+            continue
+        yield Row(
+            seq=(rank, tally.read),
+            family=group.family,
+            source_country=group.country,
+            address=publish(candidate, context),
+            removed=tuple(r.value for r in candidate.removed),
+            osm_object=raw.record_id if context.origin == OSM_ORIGIN else None,
+            precision_meters=coordinate_precision_meters(raw.lon, raw.lat),
+        )

@@ -1,0 +1,56 @@
+"""index: per country and index partition, every shard's postings of the partition's tokens merged
+(shards in ordinal order, so each token's ordinals come out ascending) and written as the
+snapshot's text index (heads and chunks)."""
+
+from __future__ import annotations
+
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.job import index_partitions
+from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
+from chalicelib.services.sync.stages.plan import country_plan, planned
+
+
+class IndexItem(StageItem):
+    country: str
+    partition: int
+
+    def task(self) -> str:
+        return f"{self.country}-{self.partition:04d}"
+
+
+class Indexed(TaskResult):
+    country: str
+    partition: int
+    indexed: int
+
+
+def plan(context: RunContext) -> list[IndexItem]:
+    return [item for country in context.job.countries for item in items_of(context, country)]
+
+
+def items_of(context: RunContext, country: str) -> list[IndexItem]:
+    """The index tasks of a country whose write is planned."""
+    if not planned(context, country).shards:
+        return []
+    count = sum(country_plan(context, country).strata)
+    return [IndexItem(country=country, partition=p) for p in range(index_partitions(count))]
+
+
+def index_partition(context: RunContext, item: IndexItem) -> Indexed:
+    country, partition = item.country, item.partition
+    merged: dict[str, list[int]] = {}
+    for key in sorted(context.work.keys(keys.postings_prefix(country, partition))):
+        for line in context.work.read_lines(key):
+            token, ordinals = line.split("\t")
+            merged.setdefault(token, []).extend(int(o) for o in ordinals.split(","))
+    published = country_plan(context, country).published(context)
+    indexed = context.pool.put_text_index(published.snapshot_id, published.layout, merged)
+    return Indexed(country=country, partition=partition, indexed=indexed)
+
+
+def indexed(context: RunContext, country: str) -> list[Indexed]:
+    return context.results(STAGE.name, Indexed, f"{country}-")
+
+
+STAGE = Stage("index", IndexItem, Indexed, plan, index_partition)

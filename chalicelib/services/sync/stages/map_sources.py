@@ -1,0 +1,53 @@
+"""map: per source group, read, validate and enrich every row; rows go out by street cell, OSM
+objects by object cell."""
+
+from __future__ import annotations
+
+import json
+
+from chalicelib.services.sync.admission import Tallies
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.dedupe import street_key
+from chalicelib.services.sync.enrich import SourceContext
+from chalicelib.services.sync.job import MAP_BUFFER, Runner, runner_for
+from chalicelib.services.sync.reading import read_rows
+from chalicelib.services.sync.sharding import cell_of_key
+from chalicelib.services.sync.stages.base import Stage, StageItem, Tallied
+from chalicelib.services.sync.stages.bounds import boundaries
+from chalicelib.services.sync.task_files import Partitioned, row_line
+
+
+class MapItem(StageItem):
+    rank: int  # the group's place in read order
+    runner: Runner
+
+    def task(self) -> str:
+        return str(self.rank)
+
+
+def plan(context: RunContext) -> list[MapItem]:
+    return [
+        MapItem(rank=rank, runner=runner_for(sum(e.records for e in group.entries)))
+        for rank, group in enumerate(context.groups())
+    ]
+
+
+def map_source(context: RunContext, item: MapItem) -> Tallied:
+    job, config = context.job, context.config
+    group = context.groups()[item.rank]
+    root = context.sources().local([name for entry in group.entries for name in entry.files])
+    source = SourceContext(group.family, group.primary, config.source(group.family), boundaries(context))
+    tallies = Tallies()
+    tally = tallies.tally(group.family, group.country)
+    out = Partitioned(context.work, item.rank, MAP_BUFFER)
+    for row in read_rows(group, item.rank, root, config, source, tally):
+        cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
+        out.add("rows", cell, row_line(row))
+        if row.osm_object is not None:
+            key = f"{row.address.country}|{row.osm_object}"
+            out.add("objects", cell_of_key(key, job.object_cells), json.dumps([key, list(row.seq), cell]))
+    out.flush()
+    return Tallied(tallies=Tallied.counts(tallies))
+
+
+STAGE = Stage("map", MapItem, Tallied, plan, map_source)

@@ -1,0 +1,40 @@
+"""objects: per object cell, every claim of an OSM object after the first in read order loses."""
+
+from __future__ import annotations
+
+import json
+
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.stages.base import CellItem, Stage, TaskResult
+
+
+class ObjectsResult(TaskResult):
+    repeats: int
+
+
+def plan(context: RunContext) -> list[CellItem]:
+    return [CellItem(cell=c) for c in range(context.job.object_cells)]
+
+
+def claim_objects(context: RunContext, item: CellItem) -> ObjectsResult:
+    work, cell = context.work, item.cell
+    first: dict[str, tuple[tuple[int, int], int]] = {}
+    losers: dict[int, list[list[int]]] = {}
+    for key in work.keys(keys.mapped_prefix("objects", cell)):
+        for line in work.read_lines(key):
+            name, raw_seq, street_cell = json.loads(line)
+            seq = (raw_seq[0], raw_seq[1])
+            held = first.get(name)
+            if held is None or seq < held[0]:
+                first[name] = (seq, street_cell)
+                if held is not None:
+                    losers.setdefault(held[1], []).append(list(held[0]))
+            else:
+                losers.setdefault(street_cell, []).append(list(seq))
+    for street_cell, seqs in losers.items():
+        work.write_json(keys.repeats(street_cell, cell), seqs)
+    return ObjectsResult(repeats=sum(len(s) for s in losers.values()))
+
+
+STAGE = Stage("objects", CellItem, ObjectsResult, plan, claim_objects)

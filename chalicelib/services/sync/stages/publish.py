@@ -1,0 +1,89 @@
+"""publish: per country, verify the items written, then the conditional pointer write, then the
+sweep of superseded snapshots. The stage's finish records the sync's report."""
+
+from __future__ import annotations
+
+from chalicelib.errors import PublishConflict, StorageUnavailable
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.admission import Tallies
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.publication import publish_snapshot, sweep
+from chalicelib.services.sync.report import CountryOutcome, SyncReport
+from chalicelib.services.sync.stages.base import CountryItem, Stage, Tallied, TaskResult
+from chalicelib.services.sync.stages.index import indexed, items_of
+from chalicelib.services.sync.stages.plan import country_plan, planned
+from chalicelib.services.sync.stages.write import written
+
+TALLIED_STAGES = ("map", "dedupe", "route")  # the stages whose results carry rows' tallies
+
+
+class Outcome(TaskResult):
+    outcome: CountryOutcome
+
+
+def plan(context: RunContext) -> list[CountryItem]:
+    return [CountryItem(country=c) for c in context.job.countries]
+
+
+def publish_country(context: RunContext, item: CountryItem) -> Outcome:
+    return Outcome(outcome=_publish(context, item.country))
+
+
+def _publish(context: RunContext, country: str) -> CountryOutcome:
+    shards = planned(context, country)
+    if shards.empty:
+        return CountryOutcome(country, "empty")
+    plan_of = country_plan(context, country)
+    published = plan_of.published(context)
+    outcome = CountryOutcome.published(
+        published.snapshot_id, published, country, plan_of.incomplete, plan_of.locations
+    )
+    pool_items = sum(w.written for w in written(context, country))
+    index_parts = indexed(context, country)
+    outcome.items_written = pool_items + sum(i.indexed for i in index_parts) + shards.catalog_items
+    try:
+        if pool_items != 2 * published.count * bool(shards.shards):
+            raise PublishConflict(
+                f"{country}: {pool_items} pool items written, {2 * published.count} planned"
+            )
+        if len(index_parts) != len(items_of(context, country)):
+            raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
+        active = context.catalog.active_snapshot(country)
+        outcome.status = publish_snapshot(context.catalog, published, active, context.clock)
+        outcome.items_deleted = sweep(
+            country, published.snapshot_id, context.pool, context.catalog, context.clock
+        )
+    except (StorageUnavailable, PublishConflict) as exc:
+        outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
+    return outcome
+
+
+def report(context: RunContext) -> SyncReport:
+    """The report as the stages so far tell it (the finished one once the sync has finished)."""
+    job = context.job
+    found = SyncReport(
+        started_at=job.started_at,
+        configuration_errors=list(context.config.issues),
+        fingerprint=job.fingerprint,
+        planned=list(job.countries),
+    )
+    tallies = Tallies()
+    for stage in TALLIED_STAGES:
+        for part in context.results(stage, Tallied):
+            tallies.add(part.as_tallies())
+    found.sources.update(tallies.sources)
+    for done in context.results(STAGE.name, Outcome):
+        found.countries[done.outcome.country] = done.outcome
+    if context.work.exists(keys.FINISHED):
+        found.finished_at = context.work.read_json(keys.FINISHED)["finishedAt"]
+    return found
+
+
+def record_report(context: RunContext) -> None:
+    finished = report(context)
+    finished.finished_at = context.clock.now().isoformat()
+    context.catalog.save_sync_report(finished.as_dict())
+    context.work.write_json(keys.FINISHED, {"finishedAt": finished.finished_at})
+
+
+STAGE = Stage("publish", CountryItem, Outcome, plan, publish_country, record_report)

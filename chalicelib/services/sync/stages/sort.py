@@ -1,0 +1,92 @@
+"""sort: per part of an order cell, its rows in snapshot order (an external merge sort: memory
+holds `sort_chunk` rows), digested, and its locations indexed as if it started at ordinal 0."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from chalicelib.domain.snapshots import CellDigest, CellKey, LocationIndex
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.sharding import order_cell_name
+from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
+from chalicelib.services.sync.stages.route import STAGE as ROUTE
+from chalicelib.services.sync.stages.route import Routed
+from chalicelib.services.sync.task_files import CellStats, sorted_addresses
+from chalicelib.storage.sync_work import dump_address, dump_location
+
+
+class SortItem(StageItem):
+    country: str
+    key: tuple[int, str]  # (stratum, region)
+    part: int
+
+    @property
+    def cell(self) -> str:
+        return order_cell_name(self.key, self.part)
+
+    def task(self) -> str:
+        return f"{self.country}-{self.cell}"
+
+
+class SortedPart(TaskResult):
+    country: str
+    key: tuple[int, str]
+    part: int
+    name: str
+    digest: str
+    offsets: list[int]  # byte offsets of lines 0, shard_rows, 2·shard_rows… and the end
+    count: int
+    regions: dict[str, int]
+    incomplete: dict[str, int]
+    sources: list[str]
+
+    @property
+    def cell_key(self) -> CellKey:
+        return self.key
+
+
+def plan(context: RunContext) -> list[SortItem]:
+    cells = sorted({cell for routed in context.results(ROUTE.name, Routed) for cell in routed.cells})
+    return [SortItem(country=country, key=key, part=part) for country, key, part in cells]
+
+
+def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
+    work, country, name = context.work, item.country, item.cell
+    inputs = work.keys(keys.order_prefix(country, name))
+    digest, index, stats = CellDigest(), LocationIndex(), CellStats()
+
+    def lines() -> Iterator[str]:
+        for address in sorted_addresses(work, inputs, context.job.sort_chunk):
+            digest.add(address)
+            index.add(address)
+            stats.add(address)
+            yield json.dumps(dump_address(address), ensure_ascii=False)
+
+    offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=context.job.shard_rows)
+    work.write_lines(
+        keys.locations(country, name),
+        (json.dumps(dump_location(loc), ensure_ascii=False) for loc in index.locations.values()),
+    )
+    return SortedPart(
+        country=country,
+        key=item.key,
+        part=item.part,
+        name=name,
+        digest=digest.hexdigest(),
+        offsets=offsets,
+        count=stats.count,
+        regions=dict(stats.regions),
+        incomplete=dict(stats.incomplete),
+        sources=sorted(stats.sources),
+    )
+
+
+def sorted_parts(context: RunContext, country: str) -> list[SortedPart]:
+    """A country's sorted parts in snapshot order."""
+    found = context.results(STAGE.name, SortedPart, f"{country}-")
+    return sorted(found, key=lambda p: (p.key, p.part))
+
+
+STAGE = Stage("sort", SortItem, SortedPart, plan, sort_cell)

@@ -1,0 +1,39 @@
+"""texts: per text cell, the second round of deduplication: a survivor whose full text an earlier
+place already serves loses."""
+
+from __future__ import annotations
+
+import json
+
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.dedupe import TextClaim, same_text_losers
+from chalicelib.services.sync.stages.base import CellItem, Stage, TaskResult
+
+
+class TextsResult(TaskResult):
+    losers: int
+
+
+def plan(context: RunContext) -> list[CellItem]:
+    return [CellItem(cell=c) for c in range(context.job.text_cells)]
+
+
+def claim_texts(context: RunContext, item: CellItem) -> TextsResult:
+    work, cell = context.work, item.cell
+    claims, home = [], {}
+    for key in work.keys(keys.text_claims_prefix(cell)):
+        for line in work.read_lines(key):
+            text, raw_seq, address_id, street_cell = json.loads(line)
+            seq = (raw_seq[0], raw_seq[1])
+            claims.append(TextClaim(text, seq, address_id))
+            home[seq] = street_cell
+    losers: dict[int, list[list[int]]] = {}
+    for seq in same_text_losers(claims):
+        losers.setdefault(home[seq], []).append(list(seq))
+    for street_cell, seqs in losers.items():
+        work.write_json(keys.same_text(street_cell, cell), sorted(seqs))
+    return TextsResult(losers=sum(len(s) for s in losers.values()))
+
+
+STAGE = Stage("texts", CellItem, TextsResult, plan, claim_texts)

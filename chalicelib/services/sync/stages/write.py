@@ -1,0 +1,66 @@
+"""write: per shard, one ordinal range of a country's pool items; its tokens' postings go out by
+index partition for the index stage to merge."""
+
+from __future__ import annotations
+
+import json
+
+from chalicelib.domain.text_search import postings
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.job import index_partitions, partition_of
+from chalicelib.services.sync.sharding import Shard
+from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
+from chalicelib.services.sync.stages.plan import country_plan, planned
+from chalicelib.storage.sync_work import load_address
+
+
+class WriteItem(StageItem):
+    country: str
+    shard: Shard
+
+    def task(self) -> str:
+        return f"{self.country}-{self.shard.first_ordinal:012d}"
+
+
+class Written(TaskResult):
+    country: str
+    written: int
+
+
+def plan(context: RunContext) -> list[WriteItem]:
+    return [
+        WriteItem(country=country, shard=shard)
+        for country in context.job.countries
+        for shard in planned(context, country).shards
+    ]
+
+
+def write_shard(context: RunContext, item: WriteItem) -> Written:
+    country, shard = item.country, item.shard
+    plan_of = country_plan(context, country)
+    published = plan_of.published(context)
+    addresses = [
+        load_address(json.loads(line))
+        for line in context.work.read_lines(keys.sorted_part(country, shard.cell), shard.start, shard.end)
+    ]
+    if len(addresses) != shard.rows:
+        raise ValueError(f"shard of {shard.cell} read {len(addresses)} rows, planned {shard.rows}")
+    written = context.pool.put_addresses(
+        published.snapshot_id, published.layout, addresses, shard.first_ordinal
+    )
+    partitions = index_partitions(published.count)
+    by_partition: dict[int, list[str]] = {}
+    for token, ordinals in postings(enumerate(addresses, start=shard.first_ordinal)).items():
+        line = f"{token}\t{','.join(map(str, ordinals))}"
+        by_partition.setdefault(partition_of(token, partitions), []).append(line)
+    for partition, lines in by_partition.items():
+        context.work.write_lines(keys.postings(country, partition, shard.first_ordinal), lines)
+    return Written(country=country, written=written)
+
+
+def written(context: RunContext, country: str) -> list[Written]:
+    return context.results(STAGE.name, Written, f"{country}-")
+
+
+STAGE = Stage("write", WriteItem, Written, plan, write_shard)

@@ -1,0 +1,112 @@
+"""Every key of a run's work store, named once. Cells and ranks are zero-padded so a listing of a
+prefix comes back in number order; each task's output goes under its own name, so a rerun
+rewrites the same keys.
+
+    job.json, finished.json, splitters.json         the run
+    items/<stage>.json                              a stage's items (written by the close before it)
+    done/<stage>/<task>.json                        a task's result
+    bounds/<entry>.json                             an extract's boundaries
+    rows|objects/<cell>/<rank>-<part>.jsonl         a map task's output by street or object cell
+    repeats/<street cell>/<object cell>.json        later copies of OSM objects
+    kept/<street cell>.jsonl                        first-round survivors
+    texts/<text cell>/<street cell>.jsonl           their text claims
+    samples/<street cell>.json                      order keys sampled for the splitters
+    same-text/<street cell>/<text cell>.json        second-round losers
+    order/<country>/<order cell>/<street cell>.jsonl  survivors by order cell and part
+    sorted|locations/<country>/<order cell>.jsonl   a sorted part and its locations
+    plan/<country>.json                             a country's plan
+    postings/<country>/<partition>/<first ordinal>.txt  a write shard's postings"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+JOB = "job.json"
+FINISHED = "finished.json"
+SPLITTERS = "splitters.json"
+
+Mapped = Literal["rows", "objects"]
+
+
+def items(stage: str) -> str:
+    return f"items/{stage}.json"
+
+
+def done(stage: str, task: str) -> str:
+    return f"{done_prefix(stage)}{task}.json"
+
+
+def done_prefix(stage: str, task_prefix: str = "") -> str:
+    return f"done/{stage}/{task_prefix}"
+
+
+def bounds(entry: int) -> str:
+    return f"bounds/{entry:05d}.json"
+
+
+def mapped(kind: Mapped, cell: int, rank: int, part: int) -> str:
+    return f"{mapped_prefix(kind, cell)}{rank:05d}-{part:05d}.jsonl"
+
+
+def mapped_prefix(kind: Mapped, cell: int) -> str:
+    return f"{kind}/{cell:05d}/"
+
+
+def repeats(street_cell: int, object_cell: int) -> str:
+    return f"{repeats_prefix(street_cell)}{object_cell:05d}.json"
+
+
+def repeats_prefix(street_cell: int) -> str:
+    return f"repeats/{street_cell:05d}/"
+
+
+def kept(street_cell: int) -> str:
+    return f"kept/{street_cell:05d}.jsonl"
+
+
+def text_claims(text_cell: int, street_cell: int) -> str:
+    return f"{text_claims_prefix(text_cell)}{street_cell:05d}.jsonl"
+
+
+def text_claims_prefix(text_cell: int) -> str:
+    return f"texts/{text_cell:05d}/"
+
+
+def samples(street_cell: int) -> str:
+    return f"samples/{street_cell:05d}.json"
+
+
+def same_text(street_cell: int, text_cell: int) -> str:
+    return f"{same_text_prefix(street_cell)}{text_cell:05d}.json"
+
+
+def same_text_prefix(street_cell: int) -> str:
+    return f"same-text/{street_cell:05d}/"
+
+
+def order(country: str, order_cell: str, street_cell: int) -> str:
+    return f"{order_prefix(country, order_cell)}{street_cell:05d}.jsonl"
+
+
+def order_prefix(country: str, order_cell: str) -> str:
+    return f"order/{country}/{order_cell}/"
+
+
+def sorted_part(country: str, order_cell: str) -> str:
+    return f"sorted/{country}/{order_cell}.jsonl"
+
+
+def locations(country: str, order_cell: str) -> str:
+    return f"locations/{country}/{order_cell}.jsonl"
+
+
+def plan(country: str) -> str:
+    return f"plan/{country}.json"
+
+
+def postings(country: str, partition: int, first_ordinal: int) -> str:
+    return f"{postings_prefix(country, partition)}{first_ordinal:012d}.txt"
+
+
+def postings_prefix(country: str, partition: int) -> str:
+    return f"postings/{country}/{partition:04d}/"
