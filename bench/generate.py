@@ -36,7 +36,7 @@ from bench.harness import (
 )
 from chalicelib import deps
 from chalicelib.config import Settings
-from chalicelib.storage._wire import DynamoWire
+from chalicelib.storage.dynamodb._wire import DynamoWire
 
 RUNS = 200
 

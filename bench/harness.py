@@ -20,7 +20,7 @@ from chalicelib.config import Settings
 from chalicelib.services.sync.report import SyncProgress, SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
 from infra.local.env import SHARED_MANIFEST
 

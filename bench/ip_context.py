@@ -23,7 +23,7 @@ from chalicelib.domain.ip import IpAddress, placeable
 from chalicelib.services.context.regions import region_code
 from chalicelib.services.context.service import Caller, ContextSources, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
-from chalicelib.storage.ip_database import FILES, MmdbIpDatabase
+from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
 from tests.support.fakes import FakeCatalogStore, FakeSnapshots
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from bench.harness import RequestCounter, bare_client, bench_dependencies, local_engine, sync_samples
 from chalicelib import deps
+from chalicelib.domain.codecs import address_to_doc, dumps
 from chalicelib.services.sync.report import SilentProgress, SyncReport
-from chalicelib.storage._codecs import address_to_doc, dumps
 
 WRITERS = 8
 BATCH = 25

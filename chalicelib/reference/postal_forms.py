@@ -13,8 +13,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from chalicelib.domain.addresses import Completeness, Components
-from chalicelib.reference.formatting import street_line
 from chalicelib.reference.countries import facts
+from chalicelib.reference.formatting import street_line
 
 # The form's field → our component (the mapping a tester's form would use).
 FORM_FIELDS = {

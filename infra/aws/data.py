@@ -13,8 +13,8 @@ from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from chalicelib.config import MIN_CURSOR_SECRET, Settings
-from chalicelib.storage._dynamo import KeyAttribute, TableSchema
-from chalicelib.storage.tables import build_stores
+from chalicelib.storage.dynamodb._dynamo import KeyAttribute, TableSchema
+from chalicelib.storage.dynamodb.tables import build_stores
 from infra.aws.stages import Stage
 
 IP_DATABASE_PREFIX = "ip-database/"

@@ -27,7 +27,7 @@ from chalicelib.cli.sync import print_report, sync_locally
 from chalicelib.config import settings_from_env
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
 from infra.local.env import LOCAL_STAGE, PROJECT_DIR, SHARED_MANIFEST, local_environment
 

@@ -13,7 +13,7 @@ from moto import mock_aws
 
 from app import app
 from chalicelib import deps
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import make_settings
 from tests.support.fakes import FakeClock
 from tests.support.ipdb import write_ip_database

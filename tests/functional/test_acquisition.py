@@ -18,13 +18,13 @@ from moto import mock_aws
 from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
+from chalicelib.sources.stored import StoredSource
 from chalicelib.sources.upstream import FetchError, FetchPolicy, Validators, fetch
-from chalicelib.storage.source_store import (
+from chalicelib.storage.files.source_store import (
     LocalSourceFiles,
     LocalSourceStore,
     S3SourceFiles,
     S3SourceStore,
-    StoredSource,
 )
 from tests.support.factories import SOURCES
 from tests.support.fakes import FakeClock

@@ -17,8 +17,8 @@ from moto import mock_aws
 from app import app
 from chalicelib import deps
 from chalicelib.errors import SyncAlreadyRunning
-from chalicelib.storage.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.aws.sync_launchers import LocalProcessLauncher, StepFunctionsLauncher
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.functional.conftest import error_of
 from tests.support.factories import bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock, FakeSyncLauncher

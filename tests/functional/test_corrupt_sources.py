@@ -13,7 +13,7 @@ import pytest
 from moto import mock_aws
 
 from chalicelib import deps
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings
 from tests.support.fakes import FakeClock
 from tests.support.sync import sync

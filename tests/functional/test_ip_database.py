@@ -11,9 +11,10 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from chalicelib.domain.ip import IpPlace
 from chalicelib.errors import StorageUnavailable
-from chalicelib.storage import ip_database
-from chalicelib.storage.ip_database import FILES, IpPlace, MmdbIpDatabase
+from chalicelib.storage.files import ip_database
+from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from tests.support.ipdb import write_ip_database
 
 BUCKET = "ags-test-ip-database"

@@ -15,7 +15,7 @@ from moto import mock_aws
 from chalicelib import deps
 from chalicelib.errors import StorageUnavailable
 from chalicelib.reference import japan_post
-from chalicelib.storage import s3_files
+from chalicelib.storage.files import s3_files
 from tests.support.factories import make_settings
 
 URI = "s3://ags-files/reference/japan-post/postaldata.db"

@@ -12,7 +12,7 @@ from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.storage.sync_work import LocalWorkStore
+from chalicelib.storage.files.sync_work import LocalWorkStore
 from tests.support.factories import SOURCES, needs_sources
 from tests.support.sync import MIXED_SOURCES, sync, write_manifest
 from tests.support.sync_oracle import collect

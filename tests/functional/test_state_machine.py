@@ -24,7 +24,7 @@ from chalicelib.jobs import sync_step
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.sync_oracle import collect

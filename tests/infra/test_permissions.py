@@ -25,7 +25,7 @@ from chalicelib import deps
 from chalicelib.jobs import sync_pool, sync_step
 from chalicelib.reference import japan_post
 from chalicelib.services.sync.state_machine import Manifest, definition
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX
 from infra.aws.service import API_FUNCTION, STEP_FUNCTION, SYNC_FUNCTION, ServiceStack
 from infra.emulator.smoke import upload_sources
@@ -82,8 +82,8 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Ca
         patch.setenv("AWS_DEFAULT_REGION", REGION)
         patch.setattr("tempfile.tempdir", str(tmp))
         # A fresh "/tmp" for the IP database's copy: a Lambda's first lookup downloads it.
-        patch.setattr("chalicelib.storage.ip_database._LAMBDA_COPY", tmp / "lambda-tmp" / "ip-database")
-        patch.setattr("chalicelib.storage.s3_files.LAMBDA_TMP", tmp / "lambda-tmp")
+        patch.setattr("chalicelib.storage.files.ip_database._LAMBDA_COPY", tmp / "lambda-tmp" / "ip-database")
+        patch.setattr("chalicelib.storage.files.s3_files.LAMBDA_TMP", tmp / "lambda-tmp")
         with mock_aws(config=MOTO_CONFIG), recording(moto_as=MACHINE) as recorder:
             with recorder.acting_as(SETUP):
                 settings = _world(tmp)

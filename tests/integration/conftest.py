@@ -8,7 +8,7 @@ import pytest
 from moto import mock_aws
 
 from chalicelib import deps
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal, free_port, java_available
 from tests.support.factories import fresh_tables, make_settings
 from tests.support.fakes import FakeClock

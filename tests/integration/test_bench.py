@@ -14,7 +14,7 @@ from bench.profiles import main as profiles_bench
 from bench.request_overhead import main
 from bench.sync import main as sync_bench
 from bench.translation import main as translation_bench
-from chalicelib.storage.ip_database import FILES
+from chalicelib.storage.files.ip_database import FILES
 from infra.local.dynamodb_local import java_available
 from infra.local.env import IP_DATABASE
 from tests.support.factories import SOURCES

@@ -7,7 +7,7 @@ import pytest
 from chalicelib.errors import AddressNotFound
 from chalicelib.services.context.service import Caller, ContextSources, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
-from chalicelib.storage.ip_database import FILES, MmdbIpDatabase
+from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
 from tests.support.fakes import FakeCatalogStore, FakeSnapshots
 

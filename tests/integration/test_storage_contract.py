@@ -14,7 +14,7 @@ from chalicelib.domain.audit import AuditAction, AuditEntry
 from chalicelib.domain.tokens import usage_day
 from chalicelib.errors import StorageUnavailable, TokenNotFound
 from chalicelib.services.tokens import new_token
-from chalicelib.storage.tables import build_stores
+from chalicelib.storage.dynamodb.tables import build_stores
 from tests.support.factories import issue_token, make_settings
 
 pytestmark = pytest.mark.integration

@@ -16,7 +16,7 @@ from moto import mock_aws
 
 from app import app
 from chalicelib import deps
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock
 from tests.support.sync import sync, write_manifest

@@ -19,7 +19,7 @@ from chalicelib.services.sync.normalize import Candidate, normalize
 from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token
 from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.records import RawRecord
-from chalicelib.storage.tables import create_missing_tables
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.fakes import FakeClock
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from mmdb_writer import MMDBWriter
 from netaddr import IPSet  # type: ignore[import-untyped]
 
-from chalicelib.storage.ip_database import FILES
+from chalicelib.storage.files.ip_database import FILES
 
 # network → (country_code, state1, city)
 PLACES: dict[str, tuple[str, str, str]] = {

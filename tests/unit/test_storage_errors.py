@@ -7,7 +7,7 @@ from botocore.exceptions import ClientError, EndpointConnectionError
 from pynamodb.exceptions import GetError, UpdateError
 
 from chalicelib.errors import StorageUnavailable
-from chalicelib.storage._dynamo import storage_errors
+from chalicelib.storage.dynamodb._dynamo import storage_errors
 
 
 def _client_error(code: str) -> ClientError:

@@ -15,8 +15,8 @@ from botocore.credentials import Credentials
 
 from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
-from chalicelib.storage._dynamo import storage_errors
-from chalicelib.storage._wire import DynamoError, DynamoUnreachable, DynamoWire
+from chalicelib.storage.dynamodb._dynamo import storage_errors
+from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable, DynamoWire
 from tests.support.scripted_dynamodb import (
     Received,
     Reply,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from chalicelib.domain.ip import IpAddress, parse_ip, placeable
+from chalicelib.domain.ip import IP_DATABASE_NAME, IpAddress, IpPlace, parse_ip, placeable
 from chalicelib.domain.locations import LocationType
 from chalicelib.errors import AddressNotFound, ErrorDetail, InvalidRequest, NoPoolCoverage
 from chalicelib.reference.regions import display_name, gazetteer
@@ -20,7 +20,6 @@ from chalicelib.services.context.regions import region_code
 from chalicelib.services.generation import service as generation
 from chalicelib.services.generation.selection import CatalogReader, Filters
 from chalicelib.services.snapshots import ActiveSnapshotReader
-from chalicelib.storage.ip_database import SOURCE_NAME, IpPlace
 
 
 class IpLocator(Protocol):
@@ -120,7 +119,7 @@ class IpRegionOutcome:
 
     @property
     def sources_tried(self) -> list[str]:
-        return [f"ip:{SOURCE_NAME}", *self.generated.sources_tried]
+        return [f"ip:{IP_DATABASE_NAME}", *self.generated.sources_tried]
 
 
 def generate_in_ip_region(
@@ -162,7 +161,7 @@ def generate_in_ip_region(
 
 
 def _tried(context: ClientContext | None) -> ErrorDetail:
-    consulted = [f"ip:{SOURCE_NAME}"]
+    consulted = [f"ip:{IP_DATABASE_NAME}"]
     if context is not None:
         consulted.append(f"catalog:{context.country}")
     return ErrorDetail("sourcesTried", ", ".join(consulted))

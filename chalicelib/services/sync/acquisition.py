@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from chalicelib.clock import Clock
+from chalicelib.services.sync.ports import SourceStore
 from chalicelib.sources.manifest import SourceEntry
+from chalicelib.sources.stored import StoredSource
 from chalicelib.sources.upstream import Fetched, FetchError, FetchStatus, Validators
-from chalicelib.storage.source_store import SourceStore, StoredSource
 
 Fetch = Callable[[str, Validators], Fetched]
 

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from chalicelib.domain.addresses import Components, Provenance, PublishedAddress, stable_address_id
-from chalicelib.reference.formatting import format_address
 from chalicelib.domain.locations import value_key
 from chalicelib.reference.countries import facts
+from chalicelib.reference.formatting import format_address
 from chalicelib.reference.pool_config import SourceConfig
 from chalicelib.reference.postal_areas import area_postcode, postcode_place, postcode_region
 from chalicelib.reference.postal_forms import assess, postcode_province

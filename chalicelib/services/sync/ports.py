@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.directories import DirectoryKey, Entry
 from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.sources.stored import StoredSource
 
 
 class PoolWriter(Protocol):
@@ -61,6 +62,14 @@ class SourceFiles(Protocol):
 
     def local(self, names: list[str]) -> Path: ...
     def stamp(self, name: str) -> str: ...
+
+
+class SourceStore(Protocol):
+    """Where acquisition keeps fetched files, each with its record."""
+
+    def held(self, key: str) -> StoredSource | None: ...
+    def keep(self, key: str, body: Path, record: StoredSource) -> None: ...
+    def record(self, key: str, record: StoredSource) -> None: ...
 
 
 SourceOpener = Callable[[str], SourceFiles]  # a job's recorded root (a folder or s3://…) → its files

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.codecs import address_from_doc, address_to_doc
 from chalicelib.domain.snapshots import CellDigest, CellKey, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Row
 from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.publication import incomplete_counts
 from chalicelib.sources.boundaries import Boundary
-from chalicelib.storage.sync_work import dump_address, load_address
 
 
 class Partitioned:
@@ -75,7 +75,7 @@ def sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator
     with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
         for key in inputs:
             for line in work.read_lines(key):
-                held.append(load_address(json.loads(line)))
+                held.append(address_from_doc(json.loads(line)))
                 if len(held) >= chunk:
                     runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
                     held = []
@@ -91,14 +91,14 @@ def _spill(ordered: list[PublishedAddress], folder: Path, number: int) -> Path:
     path = folder / f"run-{number:05d}.jsonl"
     with path.open("w", encoding="utf-8") as out:
         for address in ordered:
-            out.write(json.dumps(dump_address(address), ensure_ascii=False) + "\n")
+            out.write(json.dumps(address_to_doc(address), ensure_ascii=False) + "\n")
     return path
 
 
 def _read_run(path: Path) -> Iterator[PublishedAddress]:
     with path.open(encoding="utf-8") as lines:
         for line in lines:
-            yield load_address(json.loads(line))
+            yield address_from_doc(json.loads(line))
 
 
 class DigestedPart(Protocol):
@@ -126,7 +126,7 @@ def row_line(row: Row) -> str:
         "s": list(row.seq),
         "f": row.family,
         "c": row.source_country,
-        "a": dump_address(row.address),
+        "a": address_to_doc(row.address),
     }
     if row.removed:
         doc["r"] = list(row.removed)
@@ -143,7 +143,7 @@ def row_of(line: str) -> Row:
         seq=(doc["s"][0], doc["s"][1]),
         family=doc["f"],
         source_country=doc["c"],
-        address=load_address(doc["a"]),
+        address=address_from_doc(doc["a"]),
         removed=tuple(doc.get("r", ())),
         osm_object=doc.get("o"),
         precision_meters=doc.get("p", 0.0),

@@ -20,9 +20,9 @@ import unicodedata
 from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.reference.formatting import province_text, region_abbreviation, street_line
 from chalicelib.reference import japan_post
 from chalicelib.reference.countries import facts
+from chalicelib.reference.formatting import province_text, region_abbreviation, street_line
 from chalicelib.services.translation import chinese, cyrillic, gazetteer, japanese, korean, taiwan
 from chalicelib.services.translation.layout import Fields, address_lines, format_pattern
 from chalicelib.services.translation.locales import LOCALES, PRIMARY_SCRIPT, DisplayLocale, speaks

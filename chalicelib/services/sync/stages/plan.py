@@ -8,6 +8,7 @@ from collections import Counter
 
 from pydantic import Field
 
+from chalicelib.domain.codecs import location_from_doc
 from chalicelib.domain.directories import build_directories
 from chalicelib.domain.snapshots import (
     Location,
@@ -25,7 +26,6 @@ from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.sort import STAGE as SORT
 from chalicelib.services.sync.stages.sort import SortedPart, sorted_parts
 from chalicelib.services.sync.task_files import cell_digests
-from chalicelib.storage.sync_work import load_location
 
 
 class PlanItem(StageItem):
@@ -85,7 +85,7 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
     locations: dict[str, Location] = {}
     for part, start in zip(parts, cell_starts([p.count for p in parts]), strict=True):
         found = [
-            load_location(json.loads(line))
+            location_from_doc(json.loads(line))
             for line in context.work.read_lines(keys.locations(country, part.name))
         ]
         merge_locations(locations, shift_locations(found, start))

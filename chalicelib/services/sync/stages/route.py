@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from chalicelib.domain.codecs import address_to_doc
 from chalicelib.domain.snapshots import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Tallies, leave
@@ -14,7 +15,6 @@ from chalicelib.services.sync.sharding import order_cell_name, part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
 from chalicelib.services.sync.task_files import row_of
-from chalicelib.storage.sync_work import dump_address
 
 
 class Routed(Tallied):
@@ -38,7 +38,7 @@ def route_cell(context: RunContext, item: CellItem) -> Routed:
             country, key = row.address.country, cell_of(row.address)
             found = split.get((country, key))
             part = part_of(found, order_key(row.address)) if found else 0
-            line = json.dumps(dump_address(row.address), ensure_ascii=False)
+            line = json.dumps(address_to_doc(row.address), ensure_ascii=False)
             routed.setdefault((country, key, part), []).append(line)
     for (country, key, part), lines in routed.items():
         work.write_lines(keys.order(country, order_cell_name(key, part), cell), lines)

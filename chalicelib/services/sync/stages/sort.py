@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from chalicelib.domain.codecs import address_to_doc, location_to_doc
 from chalicelib.domain.snapshots import CellDigest, CellKey, LocationIndex
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
@@ -14,7 +15,6 @@ from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.route import STAGE as ROUTE
 from chalicelib.services.sync.stages.route import Routed
 from chalicelib.services.sync.task_files import CellStats, sorted_addresses
-from chalicelib.storage.sync_work import dump_address, dump_location
 
 
 class SortItem(StageItem):
@@ -62,12 +62,12 @@ def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
             digest.add(address)
             index.add(address)
             stats.add(address)
-            yield json.dumps(dump_address(address), ensure_ascii=False)
+            yield json.dumps(address_to_doc(address), ensure_ascii=False)
 
     offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=context.job.shard_rows)
     work.write_lines(
         keys.locations(country, name),
-        (json.dumps(dump_location(loc), ensure_ascii=False) for loc in index.locations.values()),
+        (json.dumps(location_to_doc(loc), ensure_ascii=False) for loc in index.locations.values()),
     )
     return SortedPart(
         country=country,

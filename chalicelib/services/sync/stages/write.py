@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from chalicelib.domain.codecs import address_from_doc
 from chalicelib.domain.text_search import postings
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
@@ -12,7 +13,6 @@ from chalicelib.services.sync.job import index_partitions, partition_of
 from chalicelib.services.sync.sharding import Shard
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.plan import country_plan, planned
-from chalicelib.storage.sync_work import load_address
 
 
 class WriteItem(StageItem):
@@ -41,7 +41,7 @@ def write_shard(context: RunContext, item: WriteItem) -> Written:
     plan_of = country_plan(context, country)
     published = plan_of.published(context)
     addresses = [
-        load_address(json.loads(line))
+        address_from_doc(json.loads(line))
         for line in context.work.read_lines(keys.sorted_part(country, shard.cell), shard.start, shard.end)
     ]
     if len(addresses) != shard.rows:

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from chalicelib.config import Settings
 from chalicelib.domain.snapshots import Layout
-from chalicelib.storage.audit import AuditStore
-from chalicelib.storage.catalog import CatalogStore, shards_for
-from chalicelib.storage.pool import PoolStore, buckets_for
-from chalicelib.storage.rate_limits import RateLimitStore
-from chalicelib.storage.tokens import TokenStore
+from chalicelib.storage.dynamodb.audit import AuditStore
+from chalicelib.storage.dynamodb.catalog import CatalogStore, shards_for
+from chalicelib.storage.dynamodb.pool import PoolStore, buckets_for
+from chalicelib.storage.dynamodb.rate_limits import RateLimitStore
+from chalicelib.storage.dynamodb.tokens import TokenStore
 
 Store = TokenStore | RateLimitStore | PoolStore | CatalogStore | AuditStore
 

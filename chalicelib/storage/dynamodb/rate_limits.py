@@ -16,8 +16,8 @@ from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
 from chalicelib.domain.tokens import WINDOW_SECONDS, Quota, TokenUsage, usage_day
-from chalicelib.storage._dynamo import TableStore, storage_errors
-from chalicelib.storage._wire import Document, DynamoError, DynamoWire, Later
+from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
+from chalicelib.storage.dynamodb._wire import Document, DynamoError, DynamoWire, Later
 
 # Keep a day's item a while past its end ("yesterday" stays readable), then let TTL drop it.
 _KEEP_AFTER_DAY = timedelta(days=2)

@@ -18,7 +18,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
-from chalicelib.storage._wire import DynamoError, DynamoUnreachable
+from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable
 
 _PING_KEY = "PING#ready"  # no item ever has this key
 

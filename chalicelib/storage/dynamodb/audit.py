@@ -12,7 +12,7 @@ from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
 from chalicelib.domain.audit import AuditAction, AuditEntry
-from chalicelib.storage._dynamo import TableStore, storage_errors
+from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
 
 # Kept for 13 months, then DynamoDB's TTL removes the entry; the listing looks back as far.
 RETENTION_MONTHS = 13

@@ -14,8 +14,8 @@ from chalicelib.config import TableSettings
 from chalicelib.domain.audit import AuditEntry
 from chalicelib.domain.tokens import Scope, Token
 from chalicelib.errors import ConfigurationError, TokenNotFound
-from chalicelib.storage._dynamo import TableStore, is_condition_failure, storage_errors
-from chalicelib.storage.audit import AuditStore
+from chalicelib.storage.dynamodb._dynamo import TableStore, is_condition_failure, storage_errors
+from chalicelib.storage.dynamodb.audit import AuditStore
 
 # Expired tokens stay listable for a while, then DynamoDB's TTL removes them.
 _KEEP_AFTER_EXPIRY = timedelta(days=30)

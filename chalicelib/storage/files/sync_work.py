@@ -10,24 +10,11 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import boto3
 
-from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Location
-from chalicelib.storage._codecs import address_from_doc, address_to_doc, location_from_doc, location_to_doc
-from chalicelib.storage.s3_files import split_s3_uri
-
-
-class WorkStore(Protocol):
-    def write_lines(self, key: str, lines: Iterable[str], every: int = 0) -> list[int]: ...
-    def read_lines(self, key: str, start: int = 0, end: int | None = None) -> Iterator[str]: ...
-    def write_json(self, key: str, value: Any) -> None: ...
-    def read_json(self, key: str) -> Any: ...
-    def exists(self, key: str) -> bool: ...
-    def keys(self, prefix: str) -> list[str]: ...
-    def clear(self) -> None: ...
+from chalicelib.storage.files.s3_files import split_s3_uri
 
 
 def _encode(lines: Iterable[str], out: IO[bytes], every: int) -> list[int]:
@@ -155,22 +142,6 @@ class S3WorkStore:
     def location(self, key: str) -> dict[str, str]:
         """Where Step Functions' ItemReader finds the run's files: `bucket`, and `prefix` + key."""
         return {"bucket": self.bucket, "prefix": self.prefix + key}
-
-
-def dump_address(address: PublishedAddress) -> dict[str, Any]:
-    return address_to_doc(address)
-
-
-def load_address(doc: dict[str, Any]) -> PublishedAddress:
-    return address_from_doc(doc)
-
-
-def dump_location(location: Location) -> dict[str, Any]:
-    return location_to_doc(location)
-
-
-def load_location(doc: dict[str, Any]) -> Location:
-    return location_from_doc(doc)
 
 
 def split_s3_url(url: str) -> tuple[str, str]:

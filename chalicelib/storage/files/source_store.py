@@ -7,27 +7,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import boto3
 
-
-@dataclass(frozen=True)
-class StoredSource:
-    url: str
-    sha256: str
-    size: int
-    fetched_at: str
-    etag: str | None = None
-    last_modified: str | None = None
-
-
-class SourceStore(Protocol):
-    def held(self, key: str) -> StoredSource | None: ...
-    def keep(self, key: str, body: Path, record: StoredSource) -> None: ...
-    def record(self, key: str, record: StoredSource) -> None: ...
+from chalicelib.sources.stored import StoredSource
 
 
 class LocalSourceStore:
@@ -105,11 +91,6 @@ def _from_metadata(metadata: dict[str, str]) -> StoredSource | None:
     return StoredSource(**json.loads(text)) if text else None
 
 
-class SourceFiles(Protocol):
-    def local(self, names: list[str]) -> Path: ...
-    def stamp(self, name: str) -> str: ...
-
-
 class LocalSourceFiles:
     """Files already on this machine (shared/sources, or a cache folder): read in place."""
 
@@ -150,10 +131,10 @@ class S3SourceFiles:
         return f"sha256:{record.sha256}" if record and record.sha256 else str(head["ETag"])
 
 
-def source_files(root: str, cache: Path) -> SourceFiles:
+def source_files(root: str, cache: Path) -> LocalSourceFiles | S3SourceFiles:
     """`s3://bucket/prefix/` or a local folder, as a sync job records its sources' root."""
     if root.startswith("s3://"):
-        from chalicelib.storage.sync_work import split_s3_url  # sync_work imports nothing from here
+        from chalicelib.storage.files.sync_work import split_s3_url  # sync_work imports nothing from here
 
         return S3SourceFiles(S3SourceStore(*split_s3_url(root)), cache)
     return LocalSourceFiles(Path(root))

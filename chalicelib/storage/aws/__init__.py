@@ -1,0 +1,1 @@
+"""Other AWS services: Step Functions (the sync's launcher) and Secrets Manager."""
