@@ -35,7 +35,7 @@ from bench.harness import (
 from chalicelib import deps
 from chalicelib.domain.directories import COUNTRY_SCOPE, Entry, matching
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.snapshots import ActiveSnapshots

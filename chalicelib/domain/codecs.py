@@ -16,8 +16,9 @@ from chalicelib.domain.addresses import (
     PublishedAddress,
 )
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Location, Range, Span
+from chalicelib.domain.ordering import Range, Span
 
 
 def dumps(value: Any) -> str:

@@ -14,8 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, search_key, value_key
-from chalicelib.domain.snapshots import Location, Span, strata
+from chalicelib.domain.ordering import Span, strata
 
 RESIDENTIAL = strata(residential=True, complete=False)
 

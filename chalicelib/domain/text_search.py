@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import search_key
-from chalicelib.domain.snapshots import Range
+from chalicelib.domain.ordering import Range
 
 _CJK = (
     "\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3\u1100-\u11ff"

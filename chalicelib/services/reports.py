@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from chalicelib.clock import Clock
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
-from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.errors import NoPoolCoverage
 from chalicelib.reference.pool_config import ConfigIssue, PoolConfig
 

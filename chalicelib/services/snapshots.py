@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.published import PublishedSnapshot
 
 
 class ActiveSnapshotReader(Protocol):

@@ -9,7 +9,7 @@ import pytest
 from chalicelib import deps
 from chalicelib.domain.directories import COUNTRY_SCOPE, Entry
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.storage.dynamodb import catalog as catalog_module
 from tests.support.factories import SOURCES
 from tests.support.sync import sync, write_manifest

@@ -7,8 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.directories import DirectoryKey, Entry, build_directories
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot, Snapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
+from chalicelib.domain.snapshots import Snapshot
 from chalicelib.domain.tokens import Token
 from chalicelib.errors import TokenNotFound
 

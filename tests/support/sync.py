@@ -11,7 +11,7 @@ from pathlib import Path
 from chalicelib import deps
 from chalicelib.deps import LocalSteps
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout
+from chalicelib.domain.published import Layout
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.pipeline import SyncPipeline
 from chalicelib.services.sync.ports import PoolWriter

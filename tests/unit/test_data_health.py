@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.reference.pool_config import load_pool_config
 from chalicelib.services.reports import SyncState, data_health
 

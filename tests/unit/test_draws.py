@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import pytest
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Range, build_snapshot
+from chalicelib.domain.ordering import Range
+from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.generation.draws import draw_batch, make_rng
 from chalicelib.services.generation.selection import Selection
 from tests.support.factories import make_address

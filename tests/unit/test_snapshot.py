@@ -3,8 +3,10 @@ from __future__ import annotations
 import random
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.digests import CellDigest, cell_digest
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import CellDigest, Stratum, build_snapshot, cell_digest, stratum_of
+from chalicelib.domain.ordering import Stratum, stratum_of
+from chalicelib.domain.snapshots import build_snapshot
 from tests.support.factories import make_address
 
 

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 import pytest
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout, Range, build_snapshot
+from chalicelib.domain.ordering import Range
+from chalicelib.domain.published import Layout
+from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.domain.text_search import TokenHead, parse, postings, split
 from chalicelib.services.generation.draws import make_rng
 from chalicelib.services.generation.selection import Selection

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chalicelib.domain.snapshots import Range
+from chalicelib.domain.ordering import Range
 from chalicelib.domain.text_search import (
     MAX_CHUNKS,
     decode,

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from chalicelib.domain.directories import Entry, match_key, matching
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 
 MAX_ENTRIES = 1_000_000  # about 200 MB at most; the largest real directories are country postcodes
 MAX_LISTINGS = 64  # filtered listings (q, residential) remembered for paging

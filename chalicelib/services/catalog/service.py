@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from chalicelib.domain.directories import COUNTRY_SCOPE, TYPES_IN_SCOPE, Entry, match_key
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Location, PublishedSnapshot
+from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
 from chalicelib.reference.countries import facts
 from chalicelib.services.catalog.cursors import CursorSigner, Position, binding

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Protocol
 
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 
 MAX_ENTRIES = 20_000
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.permutation import SeededPermutation
-from chalicelib.domain.snapshots import PublishedSnapshot
+from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import Query, matches, parse, searchable
 from chalicelib.services.generation.selection import Filters, Selection, select
 from chalicelib.services.generation.service import Generated, Sources, active, with_profiles

@@ -9,8 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.snapshots import Location, PublishedSnapshot, Range, Span, country_span, strata
+from chalicelib.domain.ordering import Range, Span, strata
+from chalicelib.domain.published import PublishedSnapshot
+from chalicelib.domain.snapshots import country_span
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, make_rng

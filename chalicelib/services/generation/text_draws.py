@@ -22,7 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout, Range
+from chalicelib.domain.ordering import Range
+from chalicelib.domain.published import Layout
 from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
 from chalicelib.services.generation.selection import Selection
 

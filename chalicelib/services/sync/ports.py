@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.directories import DirectoryKey, Entry
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.domain.location_index import Location
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.sources.stored import StoredSource
 
 

@@ -9,7 +9,8 @@ from datetime import datetime, timedelta
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import Layout, PublishedSnapshot, StrataCounts
+from chalicelib.domain.ordering import StrataCounts
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
 from chalicelib.services.sync.ports import CatalogWriter, LayoutPolicy, PoolWriter

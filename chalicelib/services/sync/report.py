@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from chalicelib.domain.snapshots import StrataTotals
+from chalicelib.domain.ordering import StrataTotals
 from chalicelib.reference.pool_config import ConfigIssue
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from chalicelib.domain.snapshots import CellKey
+from chalicelib.domain.ordering import CellKey
 
 
 def cells_for(rows: int, per_cell: int) -> int:

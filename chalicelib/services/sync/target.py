@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from chalicelib.domain.snapshots import SNAPSHOT_FORMAT
+from chalicelib.domain.digests import SNAPSHOT_FORMAT
 from chalicelib.sources.manifest import load_manifest
 
 Stamp = Callable[[str], str]  # a file's stamp: size and time on disk, the content hash in S3

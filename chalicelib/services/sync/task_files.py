@@ -15,7 +15,8 @@ from typing import Any, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.codecs import address_from_doc, address_to_doc
-from chalicelib.domain.snapshots import CellDigest, CellKey, order_key
+from chalicelib.domain.digests import CellDigest
+from chalicelib.domain.ordering import CellKey, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Row
 from chalicelib.services.sync.ports import WorkStore

@@ -38,8 +38,9 @@ from chalicelib.domain.codecs import (
     location_to_doc,
 )
 from chalicelib.domain.directories import DirectoryKey, Entry
+from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
-from chalicelib.domain.snapshots import Layout, Location, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import (
     TableStore,

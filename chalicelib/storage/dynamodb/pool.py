@@ -24,7 +24,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.codecs import address_from_doc, address_to_doc, dumps, loads
-from chalicelib.domain.snapshots import Layout
+from chalicelib.domain.published import Layout
 from chalicelib.domain.text_search import Chunk, TokenHead, decode, encode, split
 from chalicelib.storage.dynamodb._dynamo import TableStore, delete_partitions, storage_errors
 from chalicelib.storage.dynamodb._wire import Document, DynamoUnreachable, DynamoWire

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chalicelib.config import Settings
-from chalicelib.domain.snapshots import Layout
+from chalicelib.domain.published import Layout
 from chalicelib.storage.dynamodb.audit import AuditStore
 from chalicelib.storage.dynamodb.catalog import CatalogStore, shards_for
 from chalicelib.storage.dynamodb.pool import PoolStore, buckets_for

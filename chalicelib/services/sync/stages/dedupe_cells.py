@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.snapshots import CellKey, cell_of, order_key
+from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Admission, Row, Tallies
 from chalicelib.services.sync.context import RunContext

@@ -9,14 +9,10 @@ from collections import Counter
 from pydantic import Field
 
 from chalicelib.domain.codecs import location_from_doc
+from chalicelib.domain.digests import content_id
 from chalicelib.domain.directories import build_directories
-from chalicelib.domain.snapshots import (
-    Location,
-    PublishedSnapshot,
-    content_id,
-    merge_locations,
-    shift_locations,
-)
+from chalicelib.domain.location_index import Location, merge_locations, shift_locations
+from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import Runner, runner_for

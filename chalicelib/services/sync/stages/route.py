@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from chalicelib.domain.codecs import address_to_doc
-from chalicelib.domain.snapshots import CellKey, cell_of, order_key
+from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Tallies, leave
 from chalicelib.services.sync.context import RunContext

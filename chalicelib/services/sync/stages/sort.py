@@ -7,7 +7,9 @@ import json
 from collections.abc import Iterator
 
 from chalicelib.domain.codecs import address_to_doc, location_to_doc
-from chalicelib.domain.snapshots import CellDigest, CellKey, LocationIndex
+from chalicelib.domain.digests import CellDigest
+from chalicelib.domain.location_index import LocationIndex
+from chalicelib.domain.ordering import CellKey
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.sharding import order_cell_name

@@ -1,0 +1,136 @@
+"""A snapshot's order: by stratum (residential and complete, residential and incomplete, other and
+complete, other and incomplete), then region, city, district, postcode, street, number. So each
+stratum's addresses of any region, city or district are one contiguous range: a uniform draw in any
+location, with any mix of the residential and complete filters, is one random integer over at most
+four ranges and one read by ordinal. A postcode can cross cities, so it is a few such spans, one per
+(region, city, district) cell."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.locations import value_key
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    start: int
+    end: int  # exclusive
+
+    @property
+    def size(self) -> int:
+        return self.end - self.start
+
+
+EMPTY = Range(0, 0)
+
+
+class Stratum(IntEnum):
+    """The blocks of a snapshot's order, first to last."""
+
+    RESIDENTIAL_COMPLETE = 0
+    RESIDENTIAL_INCOMPLETE = 1
+    OTHER_COMPLETE = 2
+    OTHER_INCOMPLETE = 3
+
+    @property
+    def is_residential(self) -> bool:
+        return self < Stratum.OTHER_COMPLETE
+
+    @property
+    def is_complete(self) -> bool:
+        return self % 2 == 0
+
+
+def stratum_of(address: PublishedAddress) -> Stratum:
+    return Stratum((0 if address.is_residential else 2) + (0 if address.is_complete else 1))
+
+
+def strata(*, residential: bool, complete: bool) -> tuple[Stratum, ...]:
+    """The strata a draw takes: residential only, complete only, both, or all four."""
+    return tuple(
+        s for s in Stratum if (s.is_residential or not residential) and (s.is_complete or not complete)
+    )
+
+
+StrataCounts = tuple[int, int, int, int]
+NO_RANGES = (EMPTY, EMPTY, EMPTY, EMPTY)
+
+
+def residential_in(counts: StrataCounts) -> int:
+    return sum(n for stratum, n in zip(Stratum, counts, strict=True) if stratum.is_residential)
+
+
+def complete_in(counts: StrataCounts) -> int:
+    return sum(n for stratum, n in zip(Stratum, counts, strict=True) if stratum.is_complete)
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """One contiguous run of a location's addresses in each stratum, with the ancestors of that run."""
+
+    ranges: tuple[Range, Range, Range, Range]  # indexed by Stratum
+    region_id: str | None = None
+    city_id: str | None = None
+    district_id: str | None = None
+
+    @property
+    def count(self) -> int:
+        return sum(r.size for r in self.ranges)
+
+    def count_in(self, chosen: tuple[Stratum, ...]) -> int:
+        return sum(self.ranges[s].size for s in chosen)
+
+
+class StrataTotals:
+    """Totals of a snapshot that keeps its addresses per stratum (`strata`)."""
+
+    strata: StrataCounts
+
+    @property
+    def count(self) -> int:
+        return sum(self.strata)
+
+    @property
+    def residential_count(self) -> int:
+        return residential_in(self.strata)
+
+    @property
+    def complete_count(self) -> int:
+        return complete_in(self.strata)
+
+
+CellKey = tuple[int, str]
+
+
+def cell_of(a: PublishedAddress) -> CellKey:
+    """The order's leading (stratum, region) prefix: a snapshot is these cells in key order, so a
+    sharded build sorts each cell on its own and places it by the sizes of the cells before it."""
+    return (int(stratum_of(a)), region_key(a))
+
+
+def order_key(a: PublishedAddress) -> tuple[object, ...]:
+    c = a.components
+    return (
+        stratum_of(a),
+        region_key(a),
+        value_key(c.city or ""),
+        value_key(c.district or ""),
+        c.postcode or "",
+        value_key(c.street or ""),
+        _natural(c.house_number or ""),
+        value_key(c.unit or ""),
+        a.id,
+    )
+
+
+def _natural(text: str) -> tuple[tuple[int, str], ...]:
+    """'2' before '10', '10a' after '10'."""
+    return tuple((int(p), "") if p.isdigit() else (0, p) for p in re.findall(r"\d+|\D+", value_key(text)))
+
+
+def region_key(a: PublishedAddress) -> str:
+    return a.components.region_code or value_key(a.components.region or "")
