@@ -108,7 +108,7 @@ clean:
 	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
-## Deployment (README: Deploy). synth: both stages' templates in infra/cdk.out, offline, no AWS
+## Deployment (docs/deploy.md). synth: both stages' templates in infra/cdk.out, offline, no AWS
 ## credentials, the app's code packaged without its requirements (PACKAGE=full for the real one).
 synth: install
 	$(BIN)/python -m infra.aws.app --package $(if $(filter full,$(PACKAGE)),lambda,stub)
@@ -136,7 +136,7 @@ deploy-local: install $(EMULATOR_STAMP)
 ## Needs AWS credentials and a bootstrapped account (cdk bootstrap); not run by CI. One account per
 ## stage: ACCOUNT is the stage's account id, and cdk refuses credentials of any other account.
 deploy: install $(CDK_CLI_STAMP)
-	@test -n "$(ACCOUNT)" || { echo "make deploy needs ACCOUNT=<the $(STAGE) account id> (README: Deploy)"; exit 2; }
+	@test -n "$(ACCOUNT)" || { echo "make deploy needs ACCOUNT=<the $(STAGE) account id> (docs/deploy.md)"; exit 2; }
 	$(BIN)/python -m infra.aws.app --stage $(STAGE) --account $(ACCOUNT) $(if $(ALARM_EMAIL),--alarm-email $(ALARM_EMAIL),) \
 		$(if $(DOMAIN),--domain $(DOMAIN),) $(if $(CERTIFICATE_ARN),--certificate-arn $(CERTIFICATE_ARN),) $(if $(HOSTED_ZONE_ID),--hosted-zone-id $(HOSTED_ZONE_ID),)
 	infra/aws/cli/node_modules/.bin/cdk deploy --app infra/cdk.out --require-approval broadening $(STAGE)

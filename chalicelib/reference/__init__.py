@@ -3,4 +3,4 @@ gazetteers, locales, calling codes, residential defaults, name order and the poo
 
 The sync and the request path both import this package; it imports neither of them (only the
 domain's value keys), so a request never loads the sync's readers to learn a country's facts.
-Adding a country: one entry in `countries.py`, one in `data/countries.json` (see the README)."""
+Adding a country: one entry in `countries.py`, one in `data/countries.json` (see docs/pool.md)."""

@@ -1,7 +1,7 @@
 """Telephone numbers regulators reserve for fiction (films, TV, books), by country, and the area each
 belongs to: a test profile's phone is drawn from these only, so it passes a form's validation
 (libphonenumber accepts every block here: tests/unit/test_phones.py checks each against it) and
-can never ring a person. The README's "Test profiles" table cites each regulator's document.
+can never ring a person. docs/generation.md's "Test profiles" table cites each regulator's document.
 
 Left out, though reserved, because libphonenumber rejects them (a form would too): Ofcom's mobile
 07700 900xxx, Nottingham 0115 496 0xxx and 01632 960xxx; ARCEP's mobile 06 39 98 xx xx.

@@ -1,2 +1,2 @@
 """The AWS deployment as a CDK app: one stack per stage (`stages.py`), synthesized offline by
-`make synth` and deployed by `make deploy STAGE=...`. See the README's deploy section."""
+`make synth` and deployed by `make deploy STAGE=...`. See docs/deploy.md."""

@@ -45,7 +45,7 @@ def acknowledge(stack: ServiceStack) -> ServiceStack:
             _why(
                 "AwsSolutions-SMG4",
                 "rotating the cursor key invalidates every open paging cursor; it is rotated by hand "
-                "(README: deploy, rotating the cursor secret), each Lambda reading it at cold start",
+                "(docs/deploy.md: rotating the cursor secret), each Lambda reading it at cold start",
             )
         ],
     )

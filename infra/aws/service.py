@@ -25,7 +25,7 @@ from infra.aws.sync_task import SyncTask
 # The logical ids `chalice package` gives the app's functions in its SAM template.
 API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
 SYNC_TIMEOUT = Duration.hours(12)
-MANIFEST_NAME = "manifest.json"  # the operator's manifest, in the source store (README: Deploy)
+MANIFEST_NAME = "manifest.json"  # the operator's manifest, in the source store (docs/deploy.md)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
 
 

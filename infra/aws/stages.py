@@ -12,7 +12,7 @@ class Stage:
     throttle_rate: int  # API Gateway stage default: steady requests per second
     throttle_burst: int
     sync_concurrency: int  # Lambda workers per Distributed Map stage of the sync
-    # Reserved concurrency (README: Production choices): the API keeps this many instances however
+    # Reserved concurrency (docs/deploy.md: Production choices): the API keeps this many instances however
     # busy the sync is, and the sync's workers can never take more than the Map runs at once.
     api_concurrency: int
     # WAF's rate rule: requests per client IP in 5 minutes before WAF answers 429 for the rest of

@@ -3,7 +3,7 @@ the file assets published to the bootstrap bucket, the bootstrap version in SSM,
 CloudFormation stack from the template (SAM expanded by the emulator with aws-sam-translator).
 
 Three kinds of resource the emulator cannot create are taken out of the template, each for a
-reason of the emulator's, and stood in for (README: Deploy, the local emulator):
+reason of the emulator's, and stood in for (docs/deploy.md: the local emulator):
 
 - `AWS::EC2::FlowLog`, `AWS::WAFv2::WebACLAssociation`: types ministack does not know; nothing
   refers to them (the web ACL itself is created).

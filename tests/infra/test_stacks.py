@@ -358,7 +358,7 @@ def test_synthesis_leaves_this_processs_environment_as_it_was(synthesized: dict[
 
 
 def test_a_custom_domain_serves_the_api_stage_over_tls_1_2_with_its_alias(tmp_path: Path) -> None:
-    """The option a production stage is deployed with (README: Deploy): the operator's name and
+    """The option a production stage is deployed with (docs/deploy.md): the operator's name and
     certificate, the stage at the domain's root, and the Route 53 alias when the zone is given."""
     domain = CustomDomain(
         "api.example.org",

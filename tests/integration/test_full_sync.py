@@ -233,7 +233,7 @@ def test_the_reports_agree_with_the_sync(synced: Synced) -> None:
     assert len(incomplete) < len(coverage)
 
 
-# Countries whose sources leave some addresses without a region (see the README's known gaps).
+# Countries whose sources leave some addresses without a region (see docs/pool.md, Completeness by country).
 # IS, DK (DAR), NO (Kartverket), SG (CHAS): the registers publish no region and span several.
 PARTLY_WITHOUT_REGION = {"LI", "RU", "MC", "AD", "IS", "DK", "NO", "SG"}
 

@@ -65,7 +65,7 @@ def definition(
     manifest: Manifest | None = None,
 ) -> dict[str, Any]:
     """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage (the
-    write stage's is what DynamoDB on-demand absorbs; see the README's plan). `container`: where
+    write stage's is what DynamoDB on-demand absorbs; see docs/pool.md). `container`: where
     items marked for a container run; without it every item runs in the Lambda. `manifest`: fetch
     each entry's file from its publisher first (without it, the source store is filled by hand)."""
     states: dict[str, Any] = {
