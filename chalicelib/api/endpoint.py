@@ -17,7 +17,7 @@ import logging
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from chalice.app import Blueprint, Request, Response
 from pydantic import BaseModel, ValidationError
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 Q = TypeVar("Q")
 B = TypeVar("B")
 M = TypeVar("M", bound=BaseModel)
+D = TypeVar("D")  # what a route's `needs` picks, and its handler takes
 
 
 @dataclass(frozen=True)
@@ -96,13 +97,25 @@ class Download:
     headers: dict[str, str]
 
 
-# A handler gets the call and only the dependencies its route names (`needs`), never the container.
-Handler = Callable[[Call[Any, Any], Any], BaseModel | Download]
+# A handler gets the call and only the dependencies its route names (`needs`), never the container;
+# mypy ties the two: a handler's second parameter has the type its route's `needs` returns.
+HandlerOf = Callable[[Call[Any, Any], D], BaseModel | Download]
+Handler = HandlerOf[Any]
 Needs = Callable[["deps.Dependencies"], Any]
 
 
 def _nothing(dependencies: deps.Dependencies) -> None:
     return None
+
+
+@overload
+def endpoint(blueprint: Blueprint, operation: Operation) -> Callable[[HandlerOf[None]], HandlerOf[None]]: ...
+
+
+@overload
+def endpoint(
+    blueprint: Blueprint, operation: Operation, needs: Callable[[deps.Dependencies], D]
+) -> Callable[[HandlerOf[D]], HandlerOf[D]]: ...
 
 
 def endpoint(
