@@ -16,6 +16,7 @@ from chalicelib.clock import Clock
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import admin as service
 from chalicelib.services.reports import ReportSources
+from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.tokens import parse_duration
 
 admin = Blueprint(__name__)
@@ -220,38 +221,38 @@ def _token_entry(view: service.TokenView, now: datetime) -> models.TokenEntry:
     )
 
 
-def _sync_report(report: dict[str, Any] | None) -> models.SyncReport | None:
-    """The stored report (SyncReport.as_dict) as the API shows it."""
+def _sync_report(report: SyncReport | None) -> models.SyncReport | None:
+    """The last sync's report as the API shows it."""
     if report is None:
         return None
     return models.SyncReport(
-        started_at=report["startedAt"],
-        finished_at=report.get("finishedAt") or None,
-        ok=bool(report.get("ok")),
-        planned=list(report.get("planned", [])),
-        building=report.get("building"),
+        started_at=report.started_at,
+        finished_at=report.finished_at or None,
+        ok=report.ok,
+        planned=list(report.planned),
+        building=report.building,
         countries={
             code: models.CountryReport(
-                status=o["status"],
-                snapshot_id=o.get("snapshot_id"),
-                addresses=o.get("addresses", 0),
-                residential=o.get("residential", 0),
-                complete=o.get("complete", 0),
-                locations=o.get("locations", 0),
-                items_written=o.get("items_written", 0),
-                items_deleted=o.get("items_deleted", 0),
-                error=o.get("error"),
+                status=o.status,
+                snapshot_id=o.snapshot_id,
+                addresses=o.addresses,
+                residential=o.residential,
+                complete=o.complete,
+                locations=o.locations,
+                items_written=o.items_written,
+                items_deleted=o.items_deleted,
+                error=o.error,
             )
-            for code, o in report.get("countries", {}).items()
+            for code, o in report.countries.items()
         },
         sources={
             family: models.SourceReport(
-                country=t.get("country", ""),
-                read=t.get("read", 0),
-                kept=t.get("kept", 0),
-                dropped=dict(t.get("dropped", {})),
-                removed_fields=dict(t.get("removedFields", {})),
+                country=t.country,
+                read=t.read,
+                kept=t.kept,
+                dropped=dict(t.dropped),
+                removed_fields=dict(t.removed_fields),
             )
-            for family, t in report.get("sources", {}).items()
+            for family, t in report.sources.items()
         },
     )

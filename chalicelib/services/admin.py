@@ -146,7 +146,7 @@ def start_sync(
 ) -> SyncStart:
     """Start a sync unless one is running (by its report, or by the launcher's own knowledge)."""
     now = admin.clock.now()
-    latest = sync_reports.latest_sync_report()
+    latest = reports.latest_report(sync_reports)
     if (latest is not None and reports.is_running(latest, now)) or launcher.running():
         raise SyncAlreadyRunning("a sync is running; wait for it to finish (the Data page shows it)")
     name = f"admin-{now:%Y%m%dT%H%M%S}-{admin.actor}"

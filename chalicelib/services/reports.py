@@ -12,6 +12,7 @@ from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.errors import NoPoolCoverage
 from chalicelib.reference.pool_config import ConfigIssue, PoolConfig
+from chalicelib.services.sync.report import SyncReport
 
 
 class Snapshots(Protocol):
@@ -108,7 +109,7 @@ class DataHealth:
     countries: list[CountryStatus]
     configuration_errors: list[ConfigIssue]
     sync_states: dict[str, SyncState]
-    sync_report: dict[str, Any] | None  # the latest sync's report, running or finished
+    sync_report: SyncReport | None  # the latest sync's report, running or finished
     sync_running: bool
 
     @property
@@ -119,38 +120,33 @@ class DataHealth:
 def data_health(snapshots: Snapshots, config: PoolConfig, reports: SyncReports, now: datetime) -> DataHealth:
     """Ready countries, where each stands in a running sync, and the configuration errors the last
     sync found (or, before any sync, those of the configuration deployed with this code)."""
-    latest = reports.latest_sync_report()
-    if latest is None:
-        issues = list(config.issues)
-    else:
-        issues = [
-            ConfigIssue(i.get("country"), i["field"], i["message"])
-            for i in latest.get("configurationErrors", [])
-        ]
+    latest = latest_report(reports)
+    issues: list[ConfigIssue] = list(config.issues) if latest is None else latest.configuration_errors
     statuses = country_statuses(snapshots, config)
     running = latest if latest is not None and is_running(latest, now) else None
     states = {s.code: _sync_state(s, running) for s in statuses}
     return DataHealth(statuses, issues, states, latest, running is not None)
 
 
-def is_running(report: dict[str, Any], now: datetime) -> bool:
+def latest_report(reports: SyncReports) -> SyncReport | None:
+    stored = reports.latest_sync_report()
+    return SyncReport.from_dict(stored) if stored is not None else None
+
+
+def is_running(report: SyncReport, now: datetime) -> bool:
     """A report not finished, and not so old that its sync must have died."""
-    if report.get("finishedAt"):
+    if report.finished_at:
         return False
     try:
-        started = datetime.fromisoformat(str(report.get("startedAt")))
+        started = datetime.fromisoformat(report.started_at)
     except ValueError:
         return False
     return now - started < SYNC_ABANDONED_AFTER
 
 
-def _sync_state(status: CountryStatus, running: dict[str, Any] | None) -> SyncState:
-    if running is not None and status.code == running.get("building"):
+def _sync_state(status: CountryStatus, running: SyncReport | None) -> SyncState:
+    if running is not None and status.code == running.building:
         return SyncState.BUILDING
-    if (
-        running is not None
-        and status.code in running.get("planned", [])
-        and status.code not in running.get("countries", {})
-    ):
+    if running is not None and status.code in running.planned and status.code not in running.countries:
         return SyncState.WAITING
     return SyncState.PUBLISHED if status.ready else SyncState.MISSING

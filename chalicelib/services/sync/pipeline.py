@@ -59,10 +59,9 @@ class SyncPipeline:
 
     def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
         """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""
-        latest = self.context.catalog.latest_sync_report()
-        if latest is None or latest.get("ok") is not True:
-            return False
-        return latest.get("fingerprint") == self.fingerprint(target, sources)
+        stored = self.context.catalog.latest_sync_report()
+        latest = SyncReport.from_dict(stored) if stored is not None else None
+        return latest is not None and latest.ok and latest.fingerprint == self.fingerprint(target, sources)
 
     def is_resumable(self, target: SyncTarget) -> bool:
         """The work store holds an unfinished job of the same inputs."""

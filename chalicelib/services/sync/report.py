@@ -83,6 +83,7 @@ class SyncReport:
         return bool(self.finished_at) and all(o.status != "failed" for o in self.countries.values())
 
     def as_dict(self) -> dict[str, Any]:
+        """The stored form (the catalog's sync report item), camelCase throughout; `from_dict` reads it."""
         return {
             "startedAt": self.started_at,
             "finishedAt": self.finished_at,
@@ -96,13 +97,62 @@ class SyncReport:
                 }
                 for k, t in sorted(self.sources.items())
             },
-            "countries": {k: vars(o) for k, o in sorted(self.countries.items())},
+            "countries": {k: _outcome_doc(o) for k, o in sorted(self.countries.items())},
             "configurationErrors": [vars(i) for i in self.configuration_errors],
             "planned": list(self.planned),
             "building": self.building,
             "fingerprint": self.fingerprint,
             "ok": self.ok,
         }
+
+    @classmethod
+    def from_dict(cls, doc: dict[str, Any]) -> SyncReport:
+        return cls(
+            started_at=str(doc.get("startedAt", "")),
+            finished_at=str(doc.get("finishedAt") or ""),
+            sources={
+                family: SourceTally(
+                    t.get("country", ""),
+                    t.get("read", 0),
+                    t.get("kept", 0),
+                    Counter(t.get("dropped", {})),
+                    Counter(t.get("removedFields", {})),
+                )
+                for family, t in doc.get("sources", {}).items()
+            },
+            countries={code: _outcome_of(code, o) for code, o in doc.get("countries", {}).items()},
+            configuration_errors=[
+                ConfigIssue(i.get("country"), i["field"], i["message"])
+                for i in doc.get("configurationErrors", [])
+            ],
+            fingerprint=str(doc.get("fingerprint", "")),
+            planned=list(doc.get("planned", [])),
+            building=doc.get("building"),
+        )
+
+
+_OUTCOME_FIELDS = {  # CountryOutcome's fields as stored
+    "status": "status",
+    "snapshot_id": "snapshotId",
+    "addresses": "addresses",
+    "residential": "residential",
+    "complete": "complete",
+    "incomplete": "incomplete",
+    "locations": "locations",
+    "items_written": "itemsWritten",
+    "items_deleted": "itemsDeleted",
+    "error": "error",
+}
+
+
+def _outcome_doc(outcome: CountryOutcome) -> dict[str, Any]:
+    return {stored: getattr(outcome, name) for name, stored in _OUTCOME_FIELDS.items()}
+
+
+def _outcome_of(country: str, doc: dict[str, Any]) -> CountryOutcome:
+    defaults = CountryOutcome(country, str(doc.get("status", "")))
+    found = {name: doc.get(stored, getattr(defaults, name)) for name, stored in _OUTCOME_FIELDS.items()}
+    return CountryOutcome(country, **found)
 
 
 class SyncProgress(Protocol):
