@@ -141,7 +141,7 @@ def _cold(wired: deps.Dependencies, action: Callable[[], object]) -> Callable[[]
             replace(
                 wired,
                 snapshots=ActiveSnapshots(wired.stores.catalog, 300),
-                catalog=CachedCatalog(wired.stores.catalog),
+                location_cache=CachedCatalog(wired.stores.catalog),
                 directories=CachedDirectories(wired.stores.catalog),
             )
         )

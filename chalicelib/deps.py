@@ -52,7 +52,7 @@ class Dependencies:
     stores: Stores
     tokens: CachedTokens  # the request path reads tokens through this cache
     snapshots: ActiveSnapshots  # and the active-snapshot pointers through this one
-    catalog: CachedCatalog  # and the published catalog, immutable per snapshot
+    location_cache: CachedCatalog  # the published catalog's locations, immutable per snapshot
     directories: CachedDirectories  # and its location directories
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
     ip_database: MmdbIpDatabase | None  # None when IP_DATABASE is unset; opened at first lookup
@@ -88,7 +88,7 @@ class Dependencies:
         return SyncControl(self.launcher(), self.stores.catalog, self.stores.audit, self.clock)
 
     def generation_sources(self) -> Sources:
-        return Sources(snapshots=self.snapshots, catalog=self.catalog, pool=self.stores.pool)
+        return Sources(snapshots=self.snapshots, catalog=self.location_cache, pool=self.stores.pool)
 
     def context_sources(self) -> ContextSources:
         if self.ip_database is None:
@@ -97,7 +97,7 @@ class Dependencies:
         return ContextSources(
             ip_database=self.ip_database,
             snapshots=self.snapshots,
-            catalog=self.catalog,
+            catalog=self.location_cache,
             trusted_hops=self.settings.trusted_proxy_hops,
         )
 
@@ -190,7 +190,7 @@ class Dependencies:
             log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
             raise NotConfigured("location listings are not configured on this deployment")
         return CatalogSources(
-            snapshots=self.snapshots, catalog=self.catalog, directories=self.directories, cursors=self.cursors
+            snapshots=self.snapshots, catalog=self.location_cache, directories=self.directories, cursors=self.cursors
         )
 
 
@@ -208,7 +208,7 @@ def build(
         stores=stores,
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
         snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
-        catalog=CachedCatalog(stores.catalog),
+        location_cache=CachedCatalog(stores.catalog),
         directories=CachedDirectories(stores.catalog),
         cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
