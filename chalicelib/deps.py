@@ -190,7 +190,10 @@ class Dependencies:
             log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
             raise NotConfigured("location listings are not configured on this deployment")
         return CatalogSources(
-            snapshots=self.snapshots, catalog=self.location_cache, directories=self.directories, cursors=self.cursors
+            snapshots=self.snapshots,
+            catalog=self.location_cache,
+            directories=self.directories,
+            cursors=self.cursors,
         )
 
 
