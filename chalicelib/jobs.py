@@ -63,7 +63,7 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
 
 
 def _start_execution(launcher: SyncLauncher, scheduled_at: str) -> dict[str, object]:
-    """The sharded sync as one Step Functions execution (the console's launcher); its name (one per
+    """The sync as one Step Functions execution (the console's launcher); its name (one per
     schedule tick, so a retried event cannot start a second) names the run's work folder."""
     name = "sync-" + "".join(ch for ch in scheduled_at if ch.isalnum())
     try:
@@ -77,7 +77,7 @@ def _start_execution(launcher: SyncLauncher, scheduled_at: str) -> dict[str, obj
 
 @jobs.lambda_function(name="sync_step")
 def sync_step(event: dict[str, object], context: object) -> dict[str, object]:
-    """One step of the sharded sync, called by the state machine (see state_machine.py)."""
+    """One step of the sync's pipeline, called by the state machine (see state_machine.py)."""
     from chalicelib import deps
 
     return deps.get().sync_step(event)

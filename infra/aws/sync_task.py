@@ -1,5 +1,5 @@
 """The sync step as a Fargate task, for the state machine's items past a Lambda's 15 minutes
-(`sharded.runner_for`): a small VPC (public subnets, no NAT gateway: no hourly cost; no inbound
+(`job.runner_for`): a small VPC (public subnets, no NAT gateway: no hourly cost; no inbound
 traffic; S3 and DynamoDB through free gateway endpoints), a cluster, and a task definition running
 the repo's image (sync.Dockerfile), built and pushed by `cdk deploy`."""
 

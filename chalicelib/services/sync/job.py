@@ -21,6 +21,7 @@ MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
 LAMBDA_ROWS = 2_000_000
 
 Runner = Literal["lambda", "container"]
+WORK_FORMAT = 2  # bump when the work store's files change shape: a run of another format never resumes
 
 
 class SyncJob(BaseModel):
@@ -40,6 +41,7 @@ class SyncJob(BaseModel):
     shard_rows: int = SHARD_ROWS
     part_rows: int = PART_ROWS
     sample_every: int = SAMPLE_EVERY
+    work_format: int = WORK_FORMAT
 
 
 def runner_for(rows: int) -> Runner:

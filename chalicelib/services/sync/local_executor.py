@@ -10,14 +10,20 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync.pipeline import SyncPipeline
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
 
 PipelineFactory = Callable[[], SyncPipeline]  # picklable when workers > 0: each builds its own
+# The stages whose tasks write a country's tables: a storage failure there fails that country only
+# (reported `failed`, its served snapshot untouched), and the others go on.
+COUNTRY_STAGES = ("plan", "write", "index")
+_COUNTRY_FAILURES = (StorageUnavailable, PublishConflict)
 
 _pipeline: SyncPipeline | None = None  # one per worker process
 
@@ -68,7 +74,7 @@ class LocalExecutor:
             pipeline.start(target, **self.sizes)
         for stage in STAGES[: STAGES.index("write")]:
             progress.stage(stage)
-            self._stage(pipeline, pool, stage, pipeline.items(stage))
+            self._fail(pipeline, self._stage(pipeline, pool, stage, pipeline.items(stage)))
             pipeline.close(stage)
         return pipeline
 
@@ -82,11 +88,14 @@ class LocalExecutor:
         for country in countries:
             own = [s for s in shards if s["country"] == country]
             pipeline.save_running_report(building=country)
+            failed: dict[str, str] = {}
             if own:
                 progress.country_stage(country, f"writing {sum(s['shard']['rows'] for s in own)} addresses")
-                self._stage(pipeline, pool, "write", own)
-                progress.country_stage(country, "writing the text index")
-                self._stage(pipeline, pool, "index", pipeline.index_items(country))
+                failed = self._stage(pipeline, pool, "write", own)
+                if not failed:
+                    progress.country_stage(country, "writing the text index")
+                    failed = self._stage(pipeline, pool, "index", pipeline.index_items(country))
+            self._fail(pipeline, failed)
             progress.country_stage(country, "publishing")
             self._stage(pipeline, None, "publish", [{"country": country}])
         for stage in ("write", "index", "publish"):
@@ -95,14 +104,29 @@ class LocalExecutor:
 
     def _stage(
         self, pipeline: SyncPipeline, pool: Executor | None, stage: str, items: list[dict[str, Any]]
-    ) -> None:
+    ) -> dict[str, str]:
+        """Run the stage's pending tasks; the countries whose tasks failed to write, with why."""
         pending = [item for item in items if not pipeline.is_done(stage, item)]
+        runs: list[tuple[dict[str, Any], Callable[[], dict[str, Any]]]]
         if pool is None or len(pending) < 2:
-            for item in pending:
-                pipeline.run_task(stage, item)
-            return
-        for _ in pool.map(_run_in_worker, [stage] * len(pending), pending):
-            pass  # results are recorded by the tasks; map re-raises a task's error here
+            runs = [(item, partial(pipeline.run_task, stage, item)) for item in pending]
+        else:
+            futures = [(item, pool.submit(_run_in_worker, stage, item)) for item in pending]
+            runs = [(item, future.result) for item, future in futures]
+        failed: dict[str, str] = {}
+        for item, run in runs:
+            try:
+                run()  # results are recorded by the tasks; a task's error is raised here
+            except _COUNTRY_FAILURES as exc:
+                if stage not in COUNTRY_STAGES:
+                    raise
+                failed.setdefault(str(item["country"]), f"{type(exc).__name__}: {exc}")
+        return failed
+
+    @staticmethod
+    def _fail(pipeline: SyncPipeline, failed: dict[str, str]) -> None:
+        for country, error in failed.items():
+            pipeline.fail_country(country, error)
 
     def _pool(self) -> Any:
         if self.workers <= 0:

@@ -9,7 +9,7 @@ from typing import Any
 
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
-from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, SyncJob
+from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, WORK_FORMAT, SyncJob
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.sharding import cells_for
 from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, publish
@@ -38,7 +38,7 @@ class SyncPipeline:
         countries = target.chosen(context.config.enabled)
         rows = sum(e.records for e in load_manifest(target.manifest) if e.country in countries)
         job = SyncJob(
-            manifest=str(target.manifest) if sources is None else target.manifest.name,
+            manifest=str(target.manifest.resolve()) if sources is None else target.manifest.name,
             root=sources or str(target.root),
             countries=countries,
             fingerprint=self.fingerprint(target, sources),
@@ -68,8 +68,10 @@ class SyncPipeline:
         work = self.context.work
         if not work.exists(keys.JOB) or work.exists(keys.FINISHED):
             return False
+        if work.read_json(keys.JOB).get("work_format") != WORK_FORMAT:
+            return False  # a run of an earlier release: its files are not this release's
         job = self.context.job
-        return job.fingerprint == self.fingerprint(target) and job.manifest == str(target.manifest)
+        return job.fingerprint == self.fingerprint(target) and job.manifest == str(target.manifest.resolve())
 
     @property
     def job(self) -> SyncJob:
@@ -100,6 +102,10 @@ class SyncPipeline:
 
     def index_items(self, country: str) -> list[dict[str, Any]]:
         return [item.model_dump(mode="json") for item in items_of(self.context, country)]
+
+    def fail_country(self, country: str, error: str) -> None:
+        """Record the country's outcome as failed: its later tasks are not run, its publish is done."""
+        publish.record_failure(self.context, country, error)
 
     def report(self) -> SyncReport:
         return publish.report(self.context)

@@ -151,7 +151,11 @@ def _outcome_doc(outcome: CountryOutcome) -> dict[str, Any]:
 
 def _outcome_of(country: str, doc: dict[str, Any]) -> CountryOutcome:
     defaults = CountryOutcome(country, str(doc.get("status", "")))
-    found = {name: doc.get(stored, getattr(defaults, name)) for name, stored in _OUTCOME_FIELDS.items()}
+    # A report stored before the one casing kept its outcomes' field names as they are in Python.
+    found = {
+        name: doc.get(stored, doc.get(name, getattr(defaults, name)))
+        for name, stored in _OUTCOME_FIELDS.items()
+    }
     return CountryOutcome(country, **found)
 
 

@@ -126,7 +126,11 @@ def country_plan(context: RunContext, country: str) -> CountryPlan:
 
 
 def planned(context: RunContext, country: str) -> Planned:
-    return Planned.model_validate(context.work.read_json(keys.done(STAGE.name, country)))
+    """The country's plan; an empty one when its plan task failed (nothing of it is written)."""
+    done = keys.done(STAGE.name, country)
+    if not context.work.exists(done):
+        return Planned(country=country, empty=True)
+    return Planned.model_validate(context.work.read_json(done))
 
 
 STAGE = Stage("plan", PlanItem, Planned, plan, plan_country)

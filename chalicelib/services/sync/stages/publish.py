@@ -58,6 +58,12 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     return outcome
 
 
+def record_failure(context: RunContext, country: str, error: str) -> None:
+    """A country whose writes failed: reported `failed`, never published (its pointer never moves)."""
+    failed = Outcome(outcome=CountryOutcome(country, "failed", error=error))
+    context.work.write_json(keys.done(STAGE.name, country), failed.model_dump(mode="json"))
+
+
 def report(context: RunContext) -> SyncReport:
     """The report as the stages so far tell it (the finished one once the sync has finished)."""
     job = context.job
