@@ -59,14 +59,6 @@ class CellStats:
         self.incomplete.update(incomplete_counts([address]))
         self.sources.add(address.provenance.source_id)
 
-    def as_doc(self) -> dict[str, Any]:
-        return {
-            "count": self.count,
-            "regions": dict(self.regions),
-            "incomplete": dict(self.incomplete),
-            "sources": sorted(self.sources),
-        }
-
 
 def sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator[PublishedAddress]:
     """The addresses of `inputs` in snapshot order, holding at most `chunk` of them at a time:

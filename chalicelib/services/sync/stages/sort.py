@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from chalicelib.domain.codecs import address_to_doc, location_to_doc
 from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.location_index import LocationIndex
-from chalicelib.domain.ordering import CellKey
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.sharding import order_cell_name
@@ -43,10 +42,6 @@ class SortedPart(TaskResult):
     regions: dict[str, int]
     incomplete: dict[str, int]
     sources: list[str]
-
-    @property
-    def cell_key(self) -> CellKey:
-        return self.key
 
 
 def plan(context: RunContext) -> list[SortItem]:
