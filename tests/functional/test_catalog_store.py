@@ -10,7 +10,7 @@ from chalicelib import deps
 from chalicelib.domain.directories import COUNTRY_SCOPE, Entry
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.published import Layout, PublishedSnapshot
-from chalicelib.storage.dynamodb import catalog as catalog_module
+from chalicelib.storage.dynamodb.catalog import directories as catalog_directories
 from tests.support.factories import SOURCES
 from tests.support.sync import sync, write_manifest
 
@@ -63,7 +63,7 @@ def test_directories_list_each_scope_in_name_order_with_counts_inside_it(
 def test_a_directory_larger_than_a_block_reads_back_whole_and_in_order(
     dependencies: deps.Dependencies, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(catalog_module, "BLOCK_BYTES", 200)  # a few entries per block
+    monkeypatch.setattr(catalog_directories, "BLOCK_BYTES", 200)  # a few entries per block
     catalog = dependencies.stores.catalog
     layout = Layout(buckets=1, shards=3)
     entries = [Entry.of(LocationType.POSTCODE, f"pos-{n:04d}", f"{n:05d}", n + 1, n) for n in range(250)]

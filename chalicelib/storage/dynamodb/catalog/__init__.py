@@ -1,0 +1,22 @@
+"""The catalog table: one PynamoDB model, one module per concept it holds.
+
+- snapshots.py: per country the published pointer and the snapshot records
+- sync_report.py: the last sync's report
+- locations.py, directories.py: per snapshot the location catalog (locations by id, a value
+  index, and the children of each parent in name order)
+
+Callers see one store, `CatalogStore`, whose verbs come from those modules."""
+
+from __future__ import annotations
+
+from chalicelib.storage.dynamodb.catalog._table import shards_for
+from chalicelib.storage.dynamodb.catalog.directories import DirectoryRecords
+from chalicelib.storage.dynamodb.catalog.locations import LocationRecords
+from chalicelib.storage.dynamodb.catalog.snapshots import SnapshotRecords
+from chalicelib.storage.dynamodb.catalog.sync_report import SyncReportRecord
+
+__all__ = ["CatalogStore", "shards_for"]
+
+
+class CatalogStore(SnapshotRecords, SyncReportRecord, LocationRecords, DirectoryRecords):
+    """Verbs on the catalog table."""

@@ -1,0 +1,63 @@
+"""The catalog table's one item model and what its concepts share: the writer pool and the
+per-snapshot shards that hold a snapshot's locations and directories.
+
+A snapshot's catalog lives in `L#<snapshot id>#<shard>` partitions; the shard is a hash of the
+location id, the value or the directory block, so one snapshot's catalog is deleted by querying
+its shards, never by a scan."""
+
+from __future__ import annotations
+
+import math
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+from pynamodb.attributes import BinaryAttribute, UnicodeAttribute
+from pynamodb.models import Model
+
+from chalicelib.config import TableSettings
+from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
+
+LOCATIONS_PER_SHARD = 2000
+
+
+class CatalogItem(Model):
+    class Meta:
+        table_name: str | None = None
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    doc = UnicodeAttribute()
+    snapshot = UnicodeAttribute(null=True)  # on pointers: the active id, for conditional publishing
+    blob = BinaryAttribute(null=True, legacy_encoding=False)  # on directory blocks: the entries
+
+
+def shards_for(location_count: int) -> int:
+    return max(1, math.ceil(location_count / LOCATIONS_PER_SHARD))
+
+
+def snapshot_partition(snapshot_id: str, key: str, shards: int) -> str:
+    return f"L#{snapshot_id}#{zlib.crc32(key.encode()) % shards}"
+
+
+def snapshot_partitions(snapshot_id: str, shards: int) -> list[str]:
+    return [f"L#{snapshot_id}#{s}" for s in range(shards)]
+
+
+class CatalogTable(TableStore[CatalogItem]):
+    """The bound model and the writer pool every concept of the catalog table uses."""
+
+    def __init__(self, table: TableSettings, writers: int = 8) -> None:
+        super().__init__(CatalogItem, table)
+        self._writers = writers
+
+    def _write_all(self, items: list[CatalogItem]) -> int:
+        slices = [items[start :: self._writers] for start in range(self._writers)]
+
+        def write(chunk: list[CatalogItem]) -> int:
+            with storage_errors(self.table_name), self._model.batch_write() as batch:
+                for item in chunk:
+                    batch.save(item)
+            return len(chunk)
+
+        with ThreadPoolExecutor(max_workers=self._writers) as pool:
+            return sum(pool.map(write, slices))
