@@ -49,7 +49,8 @@ Exactly uniform over every published address matching the filters (one DynamoDB 
 filter may be given as its value (case-insensitive; ISO codes and other spellings also match) or its
 stable ID; both forms select the same set, and giving both requires they agree. `residential`
 defaults to true for CN. With `seed`, the same request returns the same address and profile for as
-long as the same snapshot (`snapshotId`) is active. `q` matches through the snapshot's text index,
+long as the same snapshot (`snapshotId`) is active; it is the first address of the seeded unique
+batch with the same filters. `q` matches through the snapshot's text index,
 every match equally likely: each word of `q` must be a whole word of the address's components,
 one-line form or other-language names (case-, accent- and width-insensitive: `asvellir` finds
 `Ásvellir`, `galvani` does not find `Galvanistraat`), and each run of Han, kana or Hangul must occur
@@ -122,7 +123,9 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
         summary="Up to 50 published addresses matching the filters, each with a test profile",
         description="Filters and seeds work as for /generate. With unique (default) no address repeats; "
         "excludeAddressIds are never returned; when fewer addresses match than requested, all of them "
-        "are returned and returnedCount < requestedCount.",
+        "are returned and returnedCount < requestedCount. Seeded, the i-th address depends on the seed, "
+        "snapshot, filters, unique and i alone: a batch of 5 is the first five of the batch of 50, and "
+        "excluding an address moves the next ones up.",
         response=BatchResponse,
         scope=Scope.GENERATE,
         body=BatchRequest,

@@ -9,7 +9,7 @@ import pytest
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.ordering import Range
 from chalicelib.domain.snapshots import build_snapshot
-from chalicelib.services.generation.draws import draw_batch, make_rng
+from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.selection import Selection
 from tests.support.factories import make_address
 from tests.support.fakes import FakeCatalogStore
@@ -30,7 +30,43 @@ def test_a_unique_batch_is_full_whenever_enough_addresses_remain(total: int, exc
     for seed in range(200):
         rng = make_rng(f"s{seed}")
         excluded_ids = frozenset(a.id for a in rng.sample(POOL[:total], excluded))
-        batch = draw_batch(selection, rng, _fetch, count=50, unique=True, excluded=excluded_ids)
+        batch = draw_batch(
+            selection, draw_key(f"s{seed}"), _fetch, count=50, unique=True, excluded=excluded_ids
+        )
         ids = [a.id for a in batch]
         assert len(ids) == len(set(ids)) == min(50, total - excluded)
         assert not set(ids) & excluded_ids
+
+
+@pytest.mark.parametrize("unique", [True, False])
+@pytest.mark.parametrize(("total", "excluded"), [(300, 0), (300, 40), (116, 60), (30, 0)])
+def test_a_seeded_batch_is_the_prefix_of_a_larger_one(unique: bool, total: int, excluded: int) -> None:
+    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    half = total // 2
+    selection = Selection(published, (Range(0, half), Range(300 - (total - half), 300)))
+    chosen = [POOL[selection.ordinal_at(k)] for k in range(total)]
+    for seed in range(40):
+        key = draw_key(f"p{seed}")
+        excluded_ids = frozenset(a.id for a in make_rng(f"x{seed}").sample(chosen, excluded))
+
+        def batch(count: int, key: bytes = key, excluded_ids: frozenset[str] = excluded_ids) -> list[str]:
+            drawn = draw_batch(selection, key, _fetch, count=count, unique=unique, excluded=excluded_ids)
+            return [a.id for a in drawn]
+
+        five, fifty = batch(5), batch(50)
+        assert five == fifty[:5]
+        assert batch(1) == five[:1]
+        assert not set(fifty) & excluded_ids
+        if unique:
+            assert len(set(fifty)) == len(fifty)
+
+
+def test_unseeded_draws_differ_and_seeded_ones_repeat() -> None:
+    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    selection = Selection(published, (Range(0, 300),))
+
+    def ids(key: bytes) -> list[str]:
+        return [a.id for a in draw_batch(selection, key, _fetch, count=10, unique=True, excluded=frozenset())]
+
+    assert ids(draw_key("same")) == ids(draw_key("same"))
+    assert ids(draw_key(None)) != ids(draw_key(None))

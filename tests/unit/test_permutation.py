@@ -36,3 +36,16 @@ def test_the_first_elements_are_spread_not_in_order() -> None:
     first = [order[i] for i in range(100)]
     assert first != sorted(first)
     assert max(first) - min(first) > 5_000
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 65, 1000, 4097])
+def test_index_of_walks_back_to_each_position(size: int) -> None:
+    order = SeededPermutation(size, b"back")
+    assert [order.index_of(order[i]) for i in range(size)] == list(range(size))
+    with pytest.raises(ValueError, match=str(size)):
+        order.index_of(size)
+
+
+def test_index_of_finds_positions_in_a_large_range() -> None:
+    order = SeededPermutation(300_000_000, b"k")
+    assert all(order.index_of(order[p]) == p for p in range(0, 300_000_000, 29_999_999))

@@ -12,7 +12,8 @@ from chalicelib.domain.ordering import Range
 from chalicelib.domain.published import Layout
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.domain.text_search import TokenHead, parse, postings, split
-from chalicelib.services.generation.draws import make_rng
+from chalicelib.services.generation import text_draws
+from chalicelib.services.generation.draws import draw_key
 from chalicelib.services.generation.selection import Selection
 from chalicelib.services.generation.text_draws import Candidates, draw_text
 from tests.support.factories import make_address
@@ -72,7 +73,7 @@ def _draw(
     index.reads.clear()
     selection = Selection(PUBLISHED, ranges)
     found = draw_text(
-        parse(q), selection, make_rng(seed), _fetch, index, count=count, unique=unique, excluded=excluded
+        parse(q), selection, draw_key(seed), _fetch, index, count=count, unique=unique, excluded=excluded
     )
     return found, index
 
@@ -152,3 +153,56 @@ def test_draws_with_replacement_fill_the_batch_from_rare_matches_and_stay_empty_
     assert [a.components.street for a in found] == ["Main Road"] * 10
     assert _draw("4445", (Range(0, 10),), "s", count=3, unique=False)[0] == []  # none in the ranges
     assert _draw("main", (Range(0, 1),), "s", count=2, unique=False)[0] == []
+
+
+@pytest.mark.parametrize("unique", [True, False])
+@pytest.mark.parametrize("q", ["main", "main street", "4445", "main road", "oak"])
+def test_a_seeded_text_batch_is_the_prefix_of_a_larger_one(q: str, unique: bool) -> None:
+    ranges = (Range(0, 3000), Range(4000, 6000))
+    for seed in range(5):
+        small, _ = _draw(q, ranges, f"t{seed}", count=3, unique=unique)
+        large, _ = _draw(q, ranges, f"t{seed}", count=30, unique=unique)
+        assert [a.id for a in small] == [a.id for a in large][:3]
+
+
+# 6,000 addresses where 60 are on Main Road: "main" and "road" are each common (chunked), their
+# matches rare among either's postings, so a unique draw narrows to the intersection mid-walk.
+RARE_POOL = [
+    make_address(
+        record_id=str(n),
+        number=str(n),
+        street="Main Road" if n % 100 == 7 else ("Main Street" if n % 2 else "Oak Road"),
+    )
+    for n in range(6000)
+]
+RARE_INDEX = FakeTextIndex(RARE_POOL)
+MAIN_ROAD = {a.id for a in RARE_POOL if a.components.street == "Main Road"}
+
+
+def _rare_draw(seed: str, count: int) -> list[str]:
+    selection = Selection(FakeCatalogStore().add(build_snapshot("PL", RARE_POOL)), EVERYTHING)
+
+    def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
+        return {o: RARE_POOL[o] for o in ordinals}
+
+    found = draw_text(
+        parse("main road"),
+        selection,
+        draw_key(seed),
+        fetch,
+        RARE_INDEX,
+        count=count,
+        unique=True,
+        excluded=frozenset(),
+    )
+    return [a.id for a in found]
+
+
+def test_narrowing_to_the_intersection_keeps_the_walk_s_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    narrowed = {seed: _rare_draw(seed, 40) for seed in ("a", "b", "c")}
+    monkeypatch.setattr(text_draws, "MAX_ROUNDS", 10_000)  # walk every candidate in turn instead
+    for seed, ids in narrowed.items():
+        assert len(ids) == len(set(ids)) == 40
+        assert {i for i in ids} <= MAIN_ROAD
+        assert ids == _rare_draw(seed, 40)
+    assert narrowed["a"][:7] == _rare_draw("a", 7)

@@ -1,41 +1,148 @@
-"""Drawing addresses from a selection: exactly uniform, reproducible with a seed, bounded in reads.
+"""Drawing addresses from a selection: exactly uniform, reproducible with a seed, prefix-stable,
+bounded in reads.
 
-- One address: k uniform in [0, total) → its ordinal → one GetItem.
-- A batch: distinct ordinals (when unique) drawn in rounds, fetched with BatchGetItem, excluded ids
-  rejected (each round asks for more in proportion to what exclusions may reject); when the
-  selection is small next to what is asked plus excluded, every ordinal is taken in a seeded
-  shuffle instead, so a batch comes back short only when fewer addresses match.
-- Free text q: through the snapshot's text index (text_draws.py)."""
+A draw is keyed by the seed and what the filters select (not by how many are asked), and the
+i-th address of a batch depends on that key and i alone, so the first five of a seeded batch of
+50 are the seeded batch of five:
+
+- Unique: the selection's positions in a seeded shuffle (`SeededPermutation`), walked in turn;
+  an excluded address is passed over. The walk reads in rounds (what is still needed, more when
+  exclusions may reject), so one address costs one GetItem and a batch of 50 one BatchGetItem.
+- With replacement: place i tries seeded positions (key, i, attempt) until one is kept. Where
+  exclusions leave little of a small selection, the places pick from what remains instead.
+- Free text q: through the snapshot's text index (text_draws.py), in the same two ways."""
 
 from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 from collections.abc import Callable, Sequence
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.services.generation.selection import Selection
 
-MAX_ROUNDS = 8
-# A unique batch from a selection at most this many times (count + excluded) takes a seeded shuffle
-# of the whole selection: exact, and at most a few reads of 100.
-SHUFFLE_FACTOR = 2
 READ_CHUNK = 100
+# With replacement, tries per place: exclusions leave at least half a large selection (see SMALL),
+# so a place misses every try with a chance under 2^-64.
+ATTEMPTS = 64
 
 Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
+Keep = Callable[[PublishedAddress], bool]
+OrdinalsAt = Callable[[Sequence[int]], list[int]]
+
+
+def draw_key(seed: str | None, *parts: str) -> bytes:
+    """Seeded: the same seed and parts give the same draws on any process; unseeded: fresh."""
+    if seed is None:
+        return secrets.token_bytes(16)
+    return hashlib.sha256("\x1f".join((seed, *parts)).encode()).digest()[:16]
 
 
 def make_rng(seed: str | None, *parts: str) -> random.Random:
-    """Seeded: the same seed, snapshot and request give the same draws on any process."""
-    if seed is None:
-        return random.Random()  # noqa: S311 - test data, not secrets
-    digest = hashlib.sha256("\x1f".join((seed, *parts)).encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "big"))  # noqa: S311
+    """A generator keyed like `draw_key` (for what is drawn per address, e.g. its test profile)."""
+    return random.Random(int.from_bytes(draw_key(seed, *parts), "big"))  # noqa: S311 - test data
+
+
+def pick(key: bytes, place: int, attempt: int, total: int) -> int:
+    """Place `place`'s try number `attempt`: uniform in [0, total), from the key and both numbers."""
+    digest = hashlib.blake2b(f"{place}.{attempt}".encode(), key=key, digest_size=16).digest()
+    return random.Random(int.from_bytes(digest, "big")).randrange(total)  # noqa: S311
+
+
+class Walk:
+    """Positions [0, total) in a seeded shuffle, read round by round in that order: the kept
+    addresses come in shuffle order whatever the rounds, so a larger count extends a smaller."""
+
+    def __init__(self, total: int, key: bytes, ordinals_at: OrdinalsAt, fetch: Fetch, keep: Keep) -> None:
+        self.order = SeededPermutation(total, key)
+        self.next = 0  # the first position not yet read
+        self._ordinals_at, self._fetch, self._keep = ordinals_at, fetch, keep
+
+    @property
+    def exhausted(self) -> bool:
+        return self.next >= len(self.order)
+
+    def take(
+        self, found: list[PublishedAddress], count: int, ask: Callable[[int, int], int], rounds: int
+    ) -> None:
+        """Extend `found` towards `count` in at most `rounds` reads, asking `ask(need, round)`."""
+        for round_number in range(rounds):
+            need = count - len(found)
+            if need <= 0 or self.exhausted:
+                return
+            end = min(len(self.order), self.next + ask(need, round_number))
+            positions = [self.order[p] for p in range(self.next, end)]
+            self.next = end
+            self.read(found, count, self._ordinals_at(positions))
+
+    def read(self, found: list[PublishedAddress], count: int, ordinals: Sequence[int]) -> None:
+        fetched = self._fetch(ordinals)
+        for ordinal in ordinals:
+            address = fetched.get(ordinal)
+            if address is not None and self._keep(address):
+                found.append(address)
+                if len(found) == count:
+                    return
+
+
+def asking(excluded: int) -> Callable[[int, int], int]:
+    """How many positions a round reads: what is needed, twice that when exclusions may reject
+    (and more each round), never more than one BatchGetItem."""
+
+    def ask(need: int, round_number: int) -> int:
+        wanted = need if not excluded else min(2 * need, need + excluded) << round_number
+        return min(READ_CHUNK, wanted)
+
+    return ask
+
+
+def with_replacement(
+    total: int,
+    key: bytes,
+    ordinals_at: OrdinalsAt,
+    fetch: Fetch,
+    keep: Keep,
+    *,
+    count: int,
+    attempts: int = ATTEMPTS,
+) -> tuple[dict[int, PublishedAddress], list[int]]:
+    """Each place's first kept try; and the places no try kept."""
+    chosen: dict[int, PublishedAddress] = {}
+    pending = list(range(count))
+    for attempt in range(attempts):
+        if not pending:
+            break
+        tries = dict(zip(pending, ordinals_at([pick(key, p, attempt, total) for p in pending]), strict=True))
+        fetched = fetch(list(dict.fromkeys(tries.values())))
+        for place, ordinal in tries.items():
+            address = fetched.get(ordinal)
+            if address is not None and keep(address):
+                chosen[place] = address
+        pending = [p for p in pending if p not in chosen]
+    return chosen, pending
+
+
+def from_remaining(
+    chosen: dict[int, PublishedAddress],
+    places: Sequence[int],
+    key: bytes,
+    remaining: Sequence[PublishedAddress],
+) -> None:
+    """Each place picks from `remaining` (every kept address, in ordinal order)."""
+    for place in places:
+        if remaining:
+            chosen[place] = remaining[pick(key, place, -1, len(remaining))]
+
+
+def in_place_order(chosen: dict[int, PublishedAddress], count: int) -> list[PublishedAddress]:
+    return [chosen[p] for p in range(count) if p in chosen]
 
 
 def draw_batch(
     selection: Selection,
-    rng: random.Random,
+    key: bytes,
     fetch: Fetch,
     *,
     count: int,
@@ -43,47 +150,35 @@ def draw_batch(
     excluded: frozenset[str],
 ) -> list[PublishedAddress]:
     total = selection.total
-    if unique and total <= SHUFFLE_FACTOR * (count + len(excluded)):
-        return _take_all(selection, rng, fetch, count=count, excluded=excluded)
-    found: list[PublishedAddress] = []
-    tried: set[int] = set()
-    for _ in range(MAX_ROUNDS):
-        need = count - len(found)
-        if need == 0:
-            break
-        # Exclusions are under half the selection here, so asking twice as many always suffices
-        # on average; the rounds absorb bad luck.
-        ask = need if not excluded else min(2 * need, need + len(excluded))
-        ordinals = (
-            _fresh(selection, rng, ask, tried)
-            if unique
-            else [selection.ordinal_at(rng.randrange(total)) for _ in range(need)]
-        )
+
+    def ordinals_at(positions: Sequence[int]) -> list[int]:
+        return [selection.ordinal_at(p) for p in positions]
+
+    def keep(address: PublishedAddress) -> bool:
+        return address.id not in excluded
+
+    if unique:
+        found: list[PublishedAddress] = []
+        Walk(total, key, ordinals_at, fetch, keep).take(found, count, asking(len(excluded)), total + 1)
+        return found
+    if excluded and total <= small(len(excluded)):
+        chosen: dict[int, PublishedAddress] = {}
+        from_remaining(chosen, range(count), key, _every_kept(total, ordinals_at, fetch, keep))
+        return in_place_order(chosen, count)
+    chosen, _ = with_replacement(total, key, ordinals_at, fetch, keep, count=count)
+    return in_place_order(chosen, count)
+
+
+def small(excluded: int) -> int:
+    """A selection this small is read whole when drawing with replacement around exclusions: a
+    larger one keeps at least half its addresses, so tries seldom miss."""
+    return 2 * (excluded + READ_CHUNK)
+
+
+def _every_kept(total: int, ordinals_at: OrdinalsAt, fetch: Fetch, keep: Keep) -> list[PublishedAddress]:
+    kept: list[PublishedAddress] = []
+    for start in range(0, total, READ_CHUNK):
+        ordinals = ordinals_at(range(start, min(total, start + READ_CHUNK)))
         fetched = fetch(ordinals)
-        found += [fetched[o] for o in ordinals if o in fetched and fetched[o].id not in excluded]
-    return found[:count]
-
-
-def _fresh(selection: Selection, rng: random.Random, need: int, tried: set[int]) -> list[int]:
-    ordinals: list[int] = []
-    while len(ordinals) < need and len(tried) < selection.total:
-        ordinal = selection.ordinal_at(rng.randrange(selection.total))
-        if ordinal not in tried:
-            tried.add(ordinal)
-            ordinals.append(ordinal)
-    return ordinals
-
-
-def _take_all(
-    selection: Selection, rng: random.Random, fetch: Fetch, *, count: int, excluded: frozenset[str]
-) -> list[PublishedAddress]:
-    order = [selection.ordinal_at(k) for k in range(selection.total)]
-    rng.shuffle(order)
-    found: list[PublishedAddress] = []
-    for start in range(0, len(order), READ_CHUNK):
-        chunk = order[start : start + READ_CHUNK]
-        fetched = fetch(chunk)
-        found += [fetched[o] for o in chunk if o in fetched and fetched[o].id not in excluded]
-        if len(found) >= count:
-            break
-    return found[:count]
+        kept += [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
+    return kept

@@ -13,7 +13,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
-from chalicelib.services.generation.draws import draw_batch, make_rng
+from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, select
 from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
@@ -73,15 +73,9 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
     # The seed hashes what the filters select, not how they were written: a value and its stable id,
     # or an ISO code and a name, draw the same addresses.
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
-    parts = (
-        snapshot.snapshot_id,
-        ranges,
-        filters.q or "",
-        str(request.count),
-        str(request.unique),
-        *sorted(request.excluded),
-    )
-    rng = make_rng(seed, *parts)
+    # Not the count nor the exclusions: the i-th address depends on the key and i alone, so a
+    # larger batch extends a smaller one and excluding an address moves the next one up.
+    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique))
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals)
@@ -91,7 +85,7 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         addresses = draw_text(
             query,
             selection,
-            rng,
+            key,
             fetch,
             pool,
             count=request.count,
@@ -100,7 +94,7 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         )
     else:
         addresses = draw_batch(
-            selection, rng, fetch, count=request.count, unique=request.unique, excluded=request.excluded
+            selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded
         )
     return Outcome(snapshot, with_profiles(seed, addresses))
 

@@ -3,13 +3,14 @@ read through the snapshot's text index (domain/text_search.py).
 
 Every match is among the postings of q's rarest token, so those postings within the selection's
 ranges are the candidates. When all of q's tokens are few, their postings are in their heads and
-the candidates are their intersection: for words, exactly the matches. A candidate is drawn
-uniformly, its address read, and kept when it matches q and is not excluded; rejection keeps the
-draw uniform over the matches. Reads: the heads (one BatchGetItem), the chunks the ranges' ends
-cut (one), the chunks holding the drawn postings (one), the addresses (one).
+the candidates are their intersection: for words, exactly the matches. Candidates are drawn as
+in draws.py (a seeded shuffle walked in turn, or seeded tries per place), each address read and
+kept when it matches q and is not excluded; rejection keeps the draw uniform over the matches and
+the i-th address a function of the key and i. Reads: the heads (one BatchGetItem), the chunks the
+ranges' ends cut (one), the chunks holding the drawn postings (one), the addresses (one).
 
 Only when rounds of draws find fewer matches than asked (q's words are all common, its matches
-rare among them) does the draw fall back to intersecting every token's postings within the
+rare among them) does the draw narrow to the ordinals every token's postings hold within the
 selection, which reads as many chunks as those postings fill; so no match at all is the only
 reason a q draw comes back empty."""
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -25,13 +25,18 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.ordering import Range
 from chalicelib.domain.published import Layout
 from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
+from chalicelib.services.generation.draws import (
+    READ_CHUNK,
+    Fetch,
+    Keep,
+    Walk,
+    from_remaining,
+    in_place_order,
+    with_replacement,
+)
 from chalicelib.services.generation.selection import Selection
 
 MAX_ROUNDS = 4
-READ_CHUNK = 100
-TAKE_ALL = 300  # candidates read in full (in a seeded order) rather than drawn in rounds
-
-Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
 ReadChunks = Callable[[Sequence[tuple[str, int]]], dict[tuple[str, int], list[int]]]
 _INLINE = -1  # the chunk number of postings kept in a token's head
 
@@ -52,6 +57,7 @@ class Candidates:
     def __init__(self, token: str, head: TokenHead, ranges: Sequence[Range], read: ReadChunks) -> None:
         self.token, self._read = token, read
         self._known: dict[int, list[int]] = {}
+        self._firsts: list[int] = []  # the first posting of each counted chunk (chunked heads)
         counted: list[tuple[int, int]] = []  # (chunk number, postings in the ranges)
         if not head.chunks:
             self._known[_INLINE] = in_ranges(head.inline, ranges)
@@ -62,6 +68,7 @@ class Candidates:
             self._load([i for i in cut if i not in inside], ranges)
             counted = [(i, head.chunks[i].count if i in inside else len(self._known[i])) for i in cut]
         self._chunks = [i for i, n in counted if n]
+        self._firsts = [head.chunks[i].first for i in self._chunks] if head.chunks else []
         self._starts = list(itertools.accumulate((n for _, n in counted if n), initial=0))
         self.total = self._starts[-1]
 
@@ -73,6 +80,15 @@ class Candidates:
 
     def every(self) -> list[int]:
         return self.ordinals_at(range(self.total))
+
+    def positions_of(self, ordinals: Sequence[int]) -> list[int]:
+        """Where each of these postings (all within the ranges) comes: `ordinals_at` reversed."""
+        indexes = [max(0, bisect.bisect_right(self._firsts, o) - 1) for o in ordinals]
+        self._load(sorted({self._chunks[i] for i in indexes} - set(self._known)), None)
+        return [
+            self._starts[i] + bisect.bisect_left(self._known[self._chunks[i]], o)
+            for i, o in zip(indexes, ordinals, strict=True)
+        ]
 
     def _place(self, position: int) -> tuple[int, int]:
         index = bisect.bisect_right(self._starts, position) - 1
@@ -99,18 +115,22 @@ class Listed:
     def every(self) -> list[int]:
         return list(self._ordinals)
 
+    def positions_of(self, ordinals: Sequence[int]) -> list[int]:
+        return [bisect.bisect_left(self._ordinals, o) for o in ordinals]
+
 
 class Pool(Protocol):
     total: int
 
     def ordinals_at(self, positions: Sequence[int]) -> list[int]: ...
     def every(self) -> list[int]: ...
+    def positions_of(self, ordinals: Sequence[int]) -> list[int]: ...
 
 
 def draw_text(
     query: Query,
     selection: Selection,
-    rng: random.Random,
+    key: bytes,
     fetch: Fetch,
     index: TextIndexReader,
     *,
@@ -133,12 +153,62 @@ def draw_text(
     else:
         rarest = min(sorted(heads), key=lambda t: heads[t].count)
         pool = Candidates(rarest, heads[rarest], ranges, read)
-    if unique and pool.total <= TAKE_ALL:
-        return _take_all(pool.every(), rng, fetch, keep, count, unique)
-    found, exhausted = _rounds(pool, rng, fetch, keep, count, unique)
-    if exhausted or len(found) == count:
+    if pool.total == 0:
+        return []
+
+    def every_match() -> list[int]:
+        return pool.every() if isinstance(pool, Listed) else _intersection(heads, ranges, read)
+
+    if unique:
+        return _unique(pool, key, fetch, keep, count, every_match)
+    chosen, pending = with_replacement(
+        pool.total, key, pool.ordinals_at, fetch, keep, count=count, attempts=MAX_ROUNDS
+    )
+    if pending:
+        from_remaining(chosen, pending, key, _kept(every_match(), fetch, keep))
+    return in_place_order(chosen, count)
+
+
+def _unique(
+    pool: Pool, key: bytes, fetch: Fetch, keep: Keep, count: int, every_match: Callable[[], list[int]]
+) -> list[PublishedAddress]:
+    """The pool's candidates in a seeded shuffle, kept in turn. When rounds find fewer matches
+    than asked (q's words are all common, its matches rare among them), the rest of the shuffle
+    is narrowed to the ordinals every token's postings hold, in the same order, so the answer is
+    the one the whole walk would give."""
+    found: list[PublishedAddress] = []
+    walk = Walk(pool.total, key, pool.ordinals_at, fetch, keep)
+    walk.take(found, count, _ask, MAX_ROUNDS)
+    if len(found) == count or walk.exhausted:
         return found
-    return _take_all(_intersection(heads, ranges, read), rng, fetch, keep, count, unique)
+    matched = every_match()
+    narrowed = sorted(
+        (at, ordinal)
+        for ordinal, position in zip(matched, pool.positions_of(matched), strict=True)
+        if (at := walk.order.index_of(position)) >= walk.next
+    )
+    ordinals = [ordinal for _, ordinal in narrowed]
+    for start in range(0, len(ordinals), READ_CHUNK):
+        walk.read(found, count, ordinals[start : start + READ_CHUNK])
+        if len(found) == count:
+            break
+    return found
+
+
+def _ask(need: int, round_number: int) -> int:
+    # Twice as many as needed, then eight times more each round: a q whose every word matches
+    # costs no more than it must, one whose rarest word's addresses seldom match tries a few
+    # hundred candidates before the narrowing.
+    return min(READ_CHUNK, need << (1 + 3 * round_number))
+
+
+def _kept(ordinals: list[int], fetch: Fetch, keep: Keep) -> list[PublishedAddress]:
+    kept: list[PublishedAddress] = []
+    for start in range(0, len(ordinals), READ_CHUNK):
+        chunk = ordinals[start : start + READ_CHUNK]
+        fetched = fetch(chunk)
+        kept += [fetched[o] for o in chunk if o in fetched and keep(fetched[o])]
+    return kept
 
 
 def every_candidate(query: Query, selection: Selection, index: TextIndexReader) -> list[int]:
@@ -162,73 +232,6 @@ def _open(
         return index.get_token_chunks(snapshot.snapshot_id, snapshot.layout, wanted)
 
     return heads, read
-
-
-def _rounds(
-    pool: Pool,
-    rng: random.Random,
-    fetch: Fetch,
-    keep: Callable[[PublishedAddress], bool],
-    count: int,
-    unique: bool,
-) -> tuple[list[PublishedAddress], bool]:
-    """Draws in rounds; and whether every candidate was tried (the matches found are then all)."""
-    found: list[PublishedAddress] = []
-    tried: set[int] = set()
-    if pool.total == 0:
-        return found, True
-    for round_number in range(MAX_ROUNDS):
-        need = count - len(found)
-        if need == 0:
-            break
-        # Twice as many as needed, then eight times more each round: a q whose every word
-        # matches costs no more than it must, one whose rarest word's addresses seldom match
-        # tries a few hundred candidates before the fallback.
-        ask = min(READ_CHUNK, 2 * need * 8**round_number)
-        positions: list[int] = []
-        while len(positions) < ask and (not unique or len(tried) < pool.total):
-            position = rng.randrange(pool.total)
-            if not unique or position not in tried:
-                tried.add(position)
-                positions.append(position)
-        if not positions:
-            break
-        ordinals = pool.ordinals_at(positions)
-        fetched = fetch(ordinals)
-        found += [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])][:need]
-    return found, unique and len(tried) >= pool.total
-
-
-def _take_all(
-    ordinals: list[int],
-    rng: random.Random,
-    fetch: Fetch,
-    keep: Callable[[PublishedAddress], bool],
-    count: int,
-    unique: bool,
-) -> list[PublishedAddress]:
-    """Candidates read in a seeded order until enough match (all of them when drawing with
-    replacement, to choose from)."""
-    order = list(ordinals)
-    rng.shuffle(order)
-    matched: list[PublishedAddress] = []
-    # The first read asks for just what is wanted: where every candidate matches (whole words
-    # whose postings were intersected), one address costs one read of one item.
-    first = min(READ_CHUNK, count) if unique else READ_CHUNK
-    for start, end in _reads(len(order), first):
-        chunk = order[start:end]
-        fetched = fetch(chunk)
-        matched += [fetched[o] for o in chunk if o in fetched and keep(fetched[o])]
-        if unique and len(matched) >= count:
-            break
-    if unique:
-        return matched[:count]
-    return [rng.choice(matched) for _ in range(count)] if matched else []
-
-
-def _reads(total: int, first: int) -> list[tuple[int, int]]:
-    bounds = [0, *range(first, total, READ_CHUNK), total]
-    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
 
 
 def _intersection(heads: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks) -> list[int]:
