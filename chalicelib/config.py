@@ -57,6 +57,9 @@ class Settings(BaseModel):
     # How long a Lambda trusts its copy of the active-snapshot pointers: a new publication is
     # served within this time.
     snapshot_cache_seconds: int = Field(default=5, ge=0, le=300)
+    # How long a replaced snapshot is still served to requests pinned to it (`snapshot=`), counted
+    # from its replacement; then the sync's sweep deletes its items and it answers 410.
+    snapshot_retention_days: int = Field(default=30, ge=1, le=365)
     log_level: str = "INFO"
     # Signs location paging cursors (HMAC-SHA256); every Lambda of a stage must share it. Unset:
     # the paged endpoints answer 503 rather than hand out cursors another Lambda would refuse.
@@ -102,6 +105,7 @@ _ENV_NAMES = {
     "sync_work": "SYNC_WORK",
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
+    "snapshot_retention_days": "SNAPSHOT_RETENTION_DAYS",
     "log_level": "LOG_LEVEL",
     "cursor_secret": "CURSOR_SECRET",
     "cursor_secret_arn": "CURSOR_SECRET_ARN",

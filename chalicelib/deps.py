@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import tempfile
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from chalicelib.services.context.service import ContextSources
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import Sources
 from chalicelib.services.reports import ReportSources
-from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.snapshots import ActiveSnapshots, PinnedSnapshots
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
 
@@ -52,6 +53,7 @@ class Dependencies:
     stores: Stores
     tokens: CachedTokens  # the request path reads tokens through this cache
     snapshots: ActiveSnapshots  # and the active-snapshot pointers through this one
+    pins: PinnedSnapshots  # and the records of snapshots a request pins
     location_cache: CachedCatalog  # the published catalog's locations, immutable per snapshot
     directories: CachedDirectories  # and its location directories
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
@@ -88,7 +90,9 @@ class Dependencies:
         return SyncControl(self.launcher(), self.stores.catalog, self.stores.audit, self.clock)
 
     def generation_sources(self) -> Sources:
-        return Sources(snapshots=self.snapshots, catalog=self.location_cache, pool=self.stores.pool)
+        return Sources(
+            snapshots=self.snapshots, pins=self.pins, catalog=self.location_cache, pool=self.stores.pool
+        )
 
     def context_sources(self) -> ContextSources:
         if self.ip_database is None:
@@ -116,6 +120,7 @@ class Dependencies:
             self.clock,
             snapshot_layout,
             open_sources,
+            timedelta(days=self.settings.snapshot_retention_days),
         )
         return SyncPipeline(context)
 
@@ -205,12 +210,16 @@ def build(
     # Always set, so each build's settings decide (a previous build's location never lingers).
     location = settings.japan_post_database
     japan_post.locate_database(partial(_japan_post_copy, location) if location else None)
+    clock = clock or SystemClock()
+    snapshots = ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds)
+    retention = timedelta(days=settings.snapshot_retention_days)
     return Dependencies(
         settings=settings,
-        clock=clock or SystemClock(),
+        clock=clock,
         stores=stores,
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
-        snapshots=ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds),
+        snapshots=snapshots,
+        pins=PinnedSnapshots(snapshots, stores.catalog, clock, retention, settings.snapshot_cache_seconds),
         location_cache=CachedCatalog(stores.catalog),
         directories=CachedDirectories(stores.catalog),
         cursors=_cursor_signer(settings),

@@ -54,6 +54,10 @@ class NoPoolCoverage(ServiceError):
     """The published pool has nothing for the requested country or location."""
 
 
+class SnapshotExpired(ServiceError):
+    """A pinned snapshot that is not served: expired after its retention, or never published."""
+
+
 class StorageUnavailable(ServiceError):
     """DynamoDB is unreachable, missing a table, or throttling past our retries."""
 

@@ -12,11 +12,13 @@ handler's answer is dropped) and has changed nothing; operations that write coun
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from chalice.app import Blueprint, Request, Response
@@ -60,6 +62,7 @@ class Operation:
     other_media: tuple[tuple[str, str], ...] = ()
     not_found: str = "NO_POOL_COVERAGE"  # the code of its 404, when it has one
     headers: tuple[str, ...] = ()  # a success's own headers (openapi._HEADERS), beyond the common ones
+    cacheable: bool = False  # may answer Immutable: ETag and Cache-Control, and 304 to If-None-Match
 
     @property
     def reads_only(self) -> bool:
@@ -97,9 +100,19 @@ class Download:
     headers: dict[str, str]
 
 
+@dataclass(frozen=True)
+class Immutable:
+    """An answer that cannot change before `until` (seeded, from a pinned snapshot kept until
+    then): sent with a strong ETag and `Cache-Control: immutable` (RFC 8246); a request whose
+    If-None-Match holds that ETag gets 304."""
+
+    result: BaseModel | Download
+    until: datetime
+
+
 # A handler gets the call and only the dependencies its route names (`needs`), never the container;
 # mypy ties the two: a handler's second parameter has the type its route's `needs` returns.
-HandlerOf = Callable[[Call[Any, Any], D], BaseModel | Download]
+HandlerOf = Callable[[Call[Any, Any], D], BaseModel | Download | Immutable]
 Handler = HandlerOf[Any]
 Needs = Callable[["deps.Dependencies"], Any]
 
@@ -160,7 +173,10 @@ def _handle(
             if not operation.reads_only:
                 quota, admission = admission.result(), None
         try:
-            response = _respond(operation, handler, request, path_params, token, lambda: needs(dependencies))
+            answer = _respond(operation, handler, request, path_params, token, lambda: needs(dependencies))
+            if isinstance(answer, Immutable):
+                answer = _immutable(operation, answer, request, dependencies.clock.now())
+            response = answer
         finally:
             if admission is not None:
                 quota = admission.result()  # RateLimited here outranks the handler's outcome
@@ -189,7 +205,7 @@ def _respond(
     path_params: dict[str, str],
     token: Token | None,
     needed: Callable[[], Any],
-) -> Response:
+) -> Response | Immutable:
     call: Call[Any, Any] = Call(
         query=_parse(operation.query, _query_dict(request), "query") if operation.query else None,
         body=_parse(operation.body, _json_body(request), "body") if operation.body else None,
@@ -199,10 +215,37 @@ def _respond(
         forwarded_for=request.headers.get("x-forwarded-for"),
     )
     result = handler(call, needed())
+    if isinstance(result, Immutable):
+        if not operation.cacheable:  # its document would not say so
+            raise AssertionError(f"{operation.name} answered Immutable without being cacheable")
+        return result
     if isinstance(result, Download):
         headers: dict[str, str | list[str]] = {"Content-Type": result.content_type, **result.headers}
         return Response(result.body, headers=headers, status_code=operation.status)
     return Response(result.model_dump(mode="json", by_alias=True), status_code=operation.status)
+
+
+def _immutable(operation: Operation, answer: Immutable, request: Request, now: datetime) -> Response:
+    result = answer.result
+    if isinstance(result, Download):
+        body, headers = result.body, {"Content-Type": result.content_type, **result.headers}
+    else:  # serialized as Chalice would, so the ETag names the bytes sent
+        body = json.dumps(result.model_dump(mode="json", by_alias=True), separators=(",", ":"))
+        headers = {"Content-Type": "application/json"}
+    seconds = max(0, int((answer.until - now).total_seconds()))
+    tag = f'"{hashlib.sha256(body.encode()).hexdigest()[:32]}"'
+    cache = {"ETag": tag, "Cache-Control": f"private, max-age={seconds}, immutable"}
+    if _matches(request.headers.get("if-none-match"), tag):
+        return Response("", headers=dict(cache), status_code=304)
+    return Response(body, headers={**headers, **cache}, status_code=operation.status)
+
+
+def _matches(if_none_match: str | None, tag: str) -> bool:
+    """RFC 9110 13.1.2: `*`, or any listed tag equal to ours by weak comparison."""
+    if not if_none_match:
+        return False
+    listed = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
+    return "*" in listed or tag in listed
 
 
 def _parse(model: type[M], data: Any, where: str) -> M:

@@ -24,6 +24,7 @@ _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
     errors.AddressNotFound: (404, "ADDRESS_NOT_FOUND"),
     errors.TokenNotFound: (404, "TOKEN_NOT_FOUND"),
     errors.SyncAlreadyRunning: (409, "SYNC_RUNNING"),
+    errors.SnapshotExpired: (410, "SNAPSHOT_EXPIRED"),
     errors.RateLimited: (429, "RATE_LIMITED"),
     errors.StorageUnavailable: (503, "SERVICE_UNAVAILABLE"),
     errors.NotConfigured: (503, "SERVICE_UNAVAILABLE"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from chalice.app import Blueprint
 
-from chalicelib.api.endpoint import Call, Download, Operation, endpoint
+from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
 from chalicelib.api.export_formats import MEDIA_TYPES, render
-from chalicelib.api.generation import filters_of, generated_out
+from chalicelib.api.generation import cacheable, filters_of, generated_out
 from chalicelib.api.models.export import MAX_EXPORT_PAGE, ExportData, ExportQuery, ExportResponse
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.generation import export as service
@@ -48,16 +48,18 @@ _OTHER_MEDIA = (
         response=ExportResponse,
         scope=Scope.GENERATE,
         query=ExportQuery,
-        errors=(404,),
+        errors=(404, 410),
+        cacheable=True,
         other_media=_OTHER_MEDIA,
         headers=("X-Export-Seed", "X-Export-Snapshot", "X-Export-Total", "X-Export-Pages", "Link"),
     ),
     needs=lambda d: d.generation_sources(),
 )
-def export_addresses(call: Call[ExportQuery, None], sources: Sources) -> Download:
+def export_addresses(call: Call[ExportQuery, None], sources: Sources) -> Download | Immutable:
     query = call.query
     filters = filters_of(query, query.country, query.residential, query.complete)
-    page = service.export_page(filters, sources, service.PageRequest(query.page, query.page_size, query.seed))
+    request = service.PageRequest(query.page, query.page_size, query.seed, query.snapshot)
+    page = service.export_page(filters, sources, request)
     data = ExportData(
         country=query.country,
         seed=page.seed,
@@ -70,4 +72,4 @@ def export_addresses(call: Call[ExportQuery, None], sources: Sources) -> Downloa
         returned_count=len(page.results),
         results=[generated_out(g) for g in page.results],
     )
-    return render(query, data)
+    return cacheable(render(query, data), page.pinned_until, reproducible=True)  # unseeded: not pinned

@@ -137,7 +137,13 @@ def _headers(query: ExportQuery, data: ExportData) -> dict[str, str]:
 
 def _next_query(query: ExportQuery, data: ExportData) -> str:
     given = query.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True, mode="json")
-    given |= {"country": data.country, "seed": data.seed, "page": data.next_page, "pageSize": data.page_size}
+    given |= {
+        "country": data.country,
+        "seed": data.seed,
+        "snapshot": data.snapshot_id,  # pinned: a sync between two pages changes nothing
+        "page": data.next_page,
+        "pageSize": data.page_size,
+    }
     if query.format != "json":
         given["format"] = query.format
     return urlencode({k: str(v).lower() if isinstance(v, bool) else v for k, v in given.items()})

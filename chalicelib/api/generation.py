@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import TypeVar
 
 from chalice.app import Blueprint
+from pydantic import BaseModel
 
-from chalicelib.api.endpoint import Call, Operation, endpoint
+from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
 from chalicelib.api.models.addresses import (
     Address,
     AddressData,
     AddressPath,
+    AddressQuery,
     AddressResponse,
     BatchData,
     BatchRequest,
@@ -43,6 +47,7 @@ from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
 
 generation = Blueprint(__name__)
+A = TypeVar("A", bound=BaseModel | Download)
 
 _GENERATE_NOTES = """\
 Exactly uniform over every published address matching the filters (one DynamoDB read). A location
@@ -90,18 +95,19 @@ class GenerationNeeds:
         response=GenerateResponse,
         scope=Scope.GENERATE,
         query=GenerateQuery,
-        errors=(404,),
+        errors=(404, 410),
+        cacheable=True,
     ),
     needs=lambda d: GenerationNeeds(d.generation_sources(), d.context_sources),
 )
-def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse:
+def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse | Immutable:
     query = call.query
     _check_mode(query.mode, query.ip)
     filters = filters_of(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
-    outcome = service.generate(filters, needs.sources, seed=query.seed)
-    return GenerateResponse(
+    outcome = service.generate(filters, needs.sources, seed=query.seed, pinned=query.snapshot)
+    answer = GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
             country=query.country,
@@ -111,6 +117,7 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
             result=generated_out(outcome.results[0]),
         )
     )
+    return cacheable(answer, outcome.pinned_until, reproducible=query.seed is not None)
 
 
 @endpoint(
@@ -129,28 +136,31 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
         response=BatchResponse,
         scope=Scope.GENERATE,
         body=BatchRequest,
-        errors=(404,),
+        errors=(404, 410),
+        cacheable=True,
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
     needs=lambda d: d.generation_sources(),
 )
-def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> BatchResponse:
+def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> BatchResponse | Immutable:
     body = call.body
     request = service.BatchRequest(
         count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
     )
     filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
-    outcome = service.generate_batch(filters, sources, request, seed=body.options.seed)
-    return BatchResponse(
+    options = body.options
+    outcome = service.generate_batch(filters, sources, request, seed=options.seed, pinned=options.snapshot)
+    answer = BatchResponse(
         data=BatchData(
-            request_id=body.options.request_id,
+            request_id=options.request_id,
             requested_count=body.count,
             returned_count=len(outcome.results),
-            unique=body.options.unique,
+            unique=options.unique,
             snapshot_id=outcome.snapshot.snapshot_id,
             results=[generated_out(g) for g in outcome.results],
         )
     )
+    return cacheable(answer, outcome.pinned_until, reproducible=options.seed is not None)
 
 
 @endpoint(
@@ -160,25 +170,38 @@ def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> 
         path="/api/v1/addresses/{id}",
         name="getAddress",
         tag="generation",
-        summary="A currently published address by its ID",
+        summary="A published address by its ID, from its country's current or a pinned snapshot",
         description="404 ADDRESS_NOT_FOUND for an ID that is not in the active snapshot of its country "
-        "(including an address that left the pool in a later snapshot).",
+        "(including an address that left the pool in a later snapshot), or not in the pinned one. "
+        "With `snapshot`, the answer comes from that snapshot while it is kept (an address that has "
+        "left the pool since is still found there), with a strong ETag and Cache-Control: immutable; "
+        "410 SNAPSHOT_EXPIRED once it is not.",
         response=AddressResponse,
         scope=Scope.READ,
+        query=AddressQuery,
         path_params=AddressPath,
-        errors=(404,),
+        errors=(404, 410),
+        cacheable=True,
         not_found="ADDRESS_NOT_FOUND",
     ),
     needs=lambda d: d.generation_sources(),
 )
-def get_address(call: Call[None, None], sources: service.Sources) -> AddressResponse:
-    address, _ = service.get_address(call.path["id"], sources)
-    return AddressResponse(data=AddressData(address=address_out(address)))
+def get_address(call: Call[AddressQuery, None], sources: service.Sources) -> AddressResponse | Immutable:
+    found = service.get_address(call.path["id"], sources, pinned=call.query.snapshot)
+    snapshot_id = found.served.snapshot.snapshot_id
+    answer = AddressResponse(data=AddressData(address=address_out(found.address), snapshot_id=snapshot_id))
+    return cacheable(answer, found.served.pinned_until, reproducible=True)
+
+
+def cacheable(answer: A, pinned_until: datetime | None, *, reproducible: bool) -> A | Immutable:
+    """A reproducible (seeded) answer from a pinned snapshot stays the same until the snapshot may
+    expire; anything else is sent as it is."""
+    return Immutable(answer, pinned_until) if pinned_until is not None and reproducible else answer
 
 
 def _generate_in_ip_region(
     call: Call[GenerateQuery, None], filters: Filters, needs: GenerationNeeds
-) -> GenerateResponse:
+) -> GenerateResponse | Immutable:
     query, context = call.query, needs.context()  # 503 here when no IP database is configured
     outcome = context_service.generate_in_ip_region(
         filters,
@@ -188,9 +211,10 @@ def _generate_in_ip_region(
         needs.sources,
         country_given="country" in query.model_fields_set,
         seed=query.seed,
+        pinned=query.snapshot,
     )
     found = outcome.context
-    return GenerateResponse(
+    answer = GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
             country=found.country,
@@ -201,6 +225,9 @@ def _generate_in_ip_region(
             ip_context=IpRegion(ip=found.ip, region=found.region, region_code=found.region_code),
         )
     )
+    # Reproducible only for a given ip: without one, the caller's address decides the region.
+    reproducible = query.seed is not None and query.ip is not None
+    return cacheable(answer, outcome.generated.pinned_until, reproducible=reproducible)
 
 
 def _check_mode(mode: str | None, ip: str | None) -> None:

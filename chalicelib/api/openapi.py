@@ -92,6 +92,18 @@ _HEADERS: dict[str, tuple[dict[str, Any], str, bool]] = {
     "X-RateLimit-Remaining": ({"type": "integer"}, "Requests left in the current minute", False),
     "X-RateLimit-Reset": ({"type": "integer"}, "Epoch seconds at which the current minute ends", False),
     "Retry-After": ({"type": "integer"}, "Seconds to wait before trying again", False),
+    "ETag": (
+        {"type": "string"},
+        "On a seeded answer from a pinned snapshot (and one by ID from a pinned snapshot): a strong "
+        "validator of its bytes; sent back in If-None-Match, it gets 304",
+        False,
+    ),
+    "Cache-Control": (
+        {"type": "string"},
+        "With ETag: `private, max-age=<seconds until the pinned snapshot may expire>, immutable` "
+        "(RFC 8246): the answer will not change while the snapshot is kept",
+        False,
+    ),
     "X-Export-Seed": ({"type": "string"}, "The export's seed, percent-encoded UTF-8", True),
     "X-Export-Snapshot": ({"type": "string"}, "The snapshot the export walks (snapshotId)", True),
     "X-Export-Total": ({"type": "integer"}, "Addresses the whole export walks through", True),
@@ -110,6 +122,7 @@ STATUS_CODES = {
     401: "UNAUTHORIZED",
     403: "FORBIDDEN",
     409: "SYNC_RUNNING",
+    410: "SNAPSHOT_EXPIRED",
     429: "RATE_LIMITED",
     500: "INTERNAL_ERROR",
     503: "SERVICE_UNAVAILABLE",
@@ -123,6 +136,8 @@ _ERROR_TEXT = {
     "ADDRESS_NOT_FOUND": "ADDRESS_NOT_FOUND: no such address, or no place known for it",
     "TOKEN_NOT_FOUND": "TOKEN_NOT_FOUND: no token with this id",
     "SYNC_RUNNING": "SYNC_RUNNING: a sync is running already",
+    "SNAPSHOT_EXPIRED": "SNAPSHOT_EXPIRED: the pinned snapshot is no longer served (replaced more than the "
+    "retention ago, 30 days by default) or was never published for this country; pin the current one",
     "RATE_LIMITED": "RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or "
     "stage throttle answered; see Retry-After",
     "INTERNAL_ERROR": "INTERNAL_ERROR: a fault of the service, logged with the request id",
@@ -301,6 +316,12 @@ def _responses(op: Operation) -> dict[str, Any]:
             "content": content,
         }
     }
+    if op.cacheable:
+        responses[str(op.status)]["headers"].update(_header_refs("ETag", "Cache-Control"))
+        responses["304"] = {
+            "description": "Not modified: If-None-Match held this answer's ETag (no body)",
+            "headers": _header_refs("X-Request-Id", "ETag", "Cache-Control", *counted),
+        }
     statuses = set(op.errors) | set(_ALWAYS)
     if op.scope:
         statuses |= set(_AUTH_ERRORS)
@@ -310,7 +331,7 @@ def _responses(op: Operation) -> dict[str, Any]:
         headers = ["X-Request-Id"]
         if status in (429, 503):
             headers.append("Retry-After")
-        if status in (400, 404, 409, 429):
+        if status in (400, 404, 409, 410, 429):
             headers += counted
         code = op.not_found if status == 404 else STATUS_CODES[status]
         responses[str(status)] = {

@@ -52,6 +52,7 @@ _ERROR_MESSAGES = {
     "ADDRESS_NOT_FOUND": "no currently published address has id ad-0000000000000000",
     "TOKEN_NOT_FOUND": "no token 0123456789ab",
     "SYNC_RUNNING": "a sync is running already",
+    "SNAPSHOT_EXPIRED": "snapshot 0123456789abcdef of AD expired on 2026-10-25T03:00:00+00:00",
     "RATE_LIMITED": "rate limit of 60 requests per minute exceeded",
     "INTERNAL_ERROR": "internal error",
     "SERVICE_UNAVAILABLE": "the data store is unavailable; retry later",
@@ -95,6 +96,8 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
         else:
             param["schema"]["examples"] = [value]
     for status, response in op["responses"].items():
+        if "content" not in response:  # 304: no body
+            continue
         media = response["content"]["application/json"]
         error = not status.startswith("2")
         value = _error_example(media["schema"], schemas) if error else example and example["response"]
@@ -130,6 +133,8 @@ def _parameter(name: str) -> Any:
         return captured()["address"]
     if name == "cursor":  # a real one: the captured search's next page
         return captured()["operations"]["searchLocations"]["response"]["data"]["nextCursor"]
+    if name == "snapshot":  # the captured draws' snapshot
+        return captured()["operations"]["generateAddress"]["response"]["data"]["snapshotId"]
     return PARAMETERS[name]
 
 

@@ -69,7 +69,7 @@ in the list, a missing field or an unknown property."""
 )
 def translate_address(call: Call[None, TranslationRequest], needs: TranslationNeeds) -> TranslationResponse:
     body = call.body
-    address, _ = generation.get_address(body.address_id, needs.sources)
+    address = generation.get_address(body.address_id, needs.sources).address
     known = needs.config.countries.get(address.country)
     primary = known.language if known else ""
     result = service.translate(address, body.target_locale, primary)

@@ -27,3 +27,15 @@ class PublishedSnapshot(StrataTotals):
     layout: Layout
     sources: tuple[str, ...]
     coverage: Coverage
+
+
+@dataclass(frozen=True)
+class SnapshotRecord:
+    """A country's snapshot as recorded by the sync: what a request pinned to it reads."""
+
+    country: str
+    snapshot_id: str
+    state: str  # writing, published, retired (replaced, still served pinned), expired (items deleted)
+    published: PublishedSnapshot | None  # while it is published or retired
+    retired_at: str | None = None  # ISO 8601 UTC: when another snapshot replaced it
+    expired_at: str | None = None

@@ -220,7 +220,11 @@ def test_response_headers_are_declared(document: dict[str, Any]) -> None:
         "X-RateLimit-Limit",
         "X-RateLimit-Remaining",
         "X-RateLimit-Reset",
+        "ETag",
+        "Cache-Control",
     }
+    assert {"ETag", "Cache-Control"} <= names("/api/v1/generate", "get", "304")
+    assert "ETag" not in names("/api/v1/countries", "get", "200")
     assert {"Retry-After", "X-RateLimit-Remaining"} <= names("/api/v1/generate", "get", "429")
     assert "Retry-After" in names("/api/v1/generate", "get", "503")
     assert names("/api/v1/health", "get", "200") == {"X-Request-Id"}
@@ -239,7 +243,8 @@ def test_every_schema_parameter_and_answer_has_a_real_example(document: dict[str
             for p in op.get("parameters", []):
                 assert ("example" in p) if p["required"] else ("examples" in p["schema"]), p["name"]
             for status, response in op["responses"].items():
-                assert "example" in response["content"]["application/json"], (op["operationId"], status)
+                if status != "304":  # not modified: no body
+                    assert "example" in response["content"]["application/json"], (op["operationId"], status)
 
 
 PUBLIC_QUERIES = [op for op in OPERATIONS if op.query is not None and op.document == "public"]

@@ -14,6 +14,7 @@ from chalicelib.api.models.common import (
     Id,
     IpText,
     QueryModel,
+    SnapshotId,
     Strategy,
     Value,
     WholeNumber,
@@ -233,6 +234,7 @@ class GenerateQuery(LocationFilters, QueryModel):
     )
     seed: Value | None = None
     """The same seed and filters give the same address and profile while the snapshot lasts"""
+    snapshot: SnapshotId | None = None
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
 
@@ -302,6 +304,8 @@ class BatchOptions(BodyModel):
     unique: bool = True
     seed: Value | None = None
     """The same seed and request give the same addresses while the snapshot lasts"""
+    snapshot: SnapshotId | None = None
+    """Pins the batch to this snapshot (a snapshotId of an earlier answer) while it is kept"""
     strategy: Strategy = "random"
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
@@ -348,11 +352,17 @@ class AddressPath(QueryModel):
     """An address's stable ID, as any answer gives it"""
 
 
+class AddressQuery(QueryModel):
+    snapshot: SnapshotId | None = None
+
+
 class AddressData(ApiModel):
     """The address asked for"""
 
     address: Address
-    """The currently published address"""
+    """The address as the snapshot publishes it"""
+    snapshot_id: str
+    """The snapshot it was read from: the country's current one, or the one pinned"""
 
 
 class AddressResponse(ApiModel):

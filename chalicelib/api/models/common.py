@@ -63,6 +63,16 @@ Cursor = Annotated[
     Field(description="nextCursor of the previous page, unchanged (signed; anything else is 400)"),
 ]
 PageSize = Annotated[int, Field(ge=MIN_PAGE, le=MAX_PAGE, description="Page size, 20 to 200")]
+SnapshotId = Annotated[
+    str,
+    StringConstraints(pattern=r"^[0-9a-f]{16}$"),
+    Field(
+        description="Pins the answer to this snapshot (a `snapshotId` of an earlier answer): the same "
+        "seed and filters give the same addresses while it is kept, 30 days after a sync replaces it "
+        "by default; then 410 SNAPSHOT_EXPIRED. Without it, the country's current snapshot",
+        examples=["5d1c0f2a9e8b7364"],
+    ),
+]
 Strategy = Literal["random", "instant"]
 LocationType = Literal["region", "city", "district", "postcode"]
 
@@ -108,6 +118,7 @@ ErrorCode = Literal[
     "ADDRESS_NOT_FOUND",
     "TOKEN_NOT_FOUND",
     "SYNC_RUNNING",
+    "SNAPSHOT_EXPIRED",
     "RATE_LIMITED",
     "INTERNAL_ERROR",
     "SERVICE_UNAVAILABLE",

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from chalicelib.api.models.addresses import GeneratedAddress, LocationFilters
-from chalicelib.api.models.common import ApiModel, CountryCode, QueryModel, Value
+from chalicelib.api.models.common import ApiModel, CountryCode, QueryModel, SnapshotId, Value
 
 # Measured on the whole sample pool (296,414 addresses, make run): the largest record, a Russian
 # address with its profile, is 1,868 bytes as Lambda's runtime writes it into its response (JSON
@@ -33,6 +33,7 @@ class ExportQuery(LocationFilters, QueryModel):
         "`seed`, the `X-Export-Seed` header and the next page's link): give it to get the next pages.",
         examples=["nightly-2026-11"],
     )
+    snapshot: SnapshotId | None = None
     page: Annotated[
         int, Field(ge=1, le=MAX_EXPORT_PAGES, description="Page number, from 1", examples=[1])
     ] = 1

@@ -131,6 +131,7 @@ def generate_in_ip_region(
     *,
     country_given: bool,
     seed: str | None,
+    pinned: str | None = None,
 ) -> IpRegionOutcome:
     """One address drawn uniformly from the published pool of the IP address's region; q,
     residential and seed work as usual. No region, or one without a published pool: 404."""
@@ -157,7 +158,8 @@ def generate_in_ip_region(
         message = f"no published pool for {what}"
         raise NoPoolCoverage(message, (ErrorDetail("ip", message), _tried(context)))
     region_filters = replace(filters, country=context.country, ids={LocationType.REGION: context.region_id})
-    return IpRegionOutcome(context, generation.generate(region_filters, generation_sources, seed=seed))
+    drawn = generation.generate(region_filters, generation_sources, seed=seed, pinned=pinned)
+    return IpRegionOutcome(context, drawn)
 
 
 def _tried(context: ClientContext | None) -> ErrorDetail:

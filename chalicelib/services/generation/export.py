@@ -15,13 +15,14 @@ import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import Query, matches, parse, searchable
 from chalicelib.services.generation.selection import Filters, Selection, select
-from chalicelib.services.generation.service import Generated, Sources, active, with_profiles
+from chalicelib.services.generation.service import Generated, Sources, serving, with_profiles
 from chalicelib.services.generation.text_draws import every_candidate
 
 
@@ -30,6 +31,7 @@ class PageRequest:
     page: int  # from 1
     size: int
     seed: str | None = None  # None: a fresh one, returned, for the next pages to give
+    snapshot: str | None = None  # a pinned snapshot's id; None: the active one
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class ExportPage:
     size: int
     total: int  # positions in the sequence: the matches (for CJK q, the candidates)
     results: list[Generated]
+    pinned_until: datetime | None = None  # pinned and seeded: the page stands until then at least
 
     @property
     def pages(self) -> int:
@@ -52,7 +55,8 @@ class ExportPage:
 
 def export_page(filters: Filters, sources: Sources, request: PageRequest) -> ExportPage:
     seed = request.seed if request.seed is not None else secrets.token_urlsafe(12)
-    snapshot = active(filters.country, sources)
+    served = serving(filters.country, sources, request.snapshot)
+    snapshot = served.snapshot
     selection = select(filters, snapshot, sources.catalog)
     query = parse(filters.q) if filters.q else None
     ordinal_at, total, keep = _sequence(query, selection, sources)
@@ -63,7 +67,10 @@ def export_page(filters: Filters, sources: Sources, request: PageRequest) -> Exp
         sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals) if ordinals else {}
     )
     addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
-    return ExportPage(snapshot, seed, request.page, request.size, total, with_profiles(seed, addresses))
+    pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
+    return ExportPage(
+        snapshot, seed, request.page, request.size, total, with_profiles(seed, addresses), pinned_until
+    )
 
 
 def _sequence(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
@@ -17,7 +18,7 @@ from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, select
 from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
-from chalicelib.services.snapshots import ActiveSnapshotReader
+from chalicelib.services.snapshots import ActiveSnapshotReader, Served
 
 
 class AddressReader(TextIndexReader, Protocol):
@@ -28,9 +29,14 @@ class AddressReader(TextIndexReader, Protocol):
     def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None: ...
 
 
+class PinnedSnapshotReader(Protocol):
+    def pinned(self, country: str, snapshot_id: str) -> Served: ...
+
+
 @dataclass(frozen=True)
 class Sources:
     snapshots: ActiveSnapshotReader
+    pins: PinnedSnapshotReader
     catalog: CatalogReader
     pool: AddressReader
 
@@ -45,6 +51,7 @@ class Generated:
 class Outcome:
     snapshot: PublishedSnapshot
     results: list[Generated]
+    pinned_until: datetime | None = None  # pinned: the answer stands (seeded) until then at least
 
     @property
     def sources_tried(self) -> list[str]:
@@ -58,8 +65,8 @@ class BatchRequest:
     excluded: frozenset[str] = frozenset()
 
 
-def generate(filters: Filters, sources: Sources, *, seed: str | None) -> Outcome:
-    outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed)
+def generate(filters: Filters, sources: Sources, *, seed: str | None, pinned: str | None = None) -> Outcome:
+    outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed, pinned=pinned)
     if not outcome.results:  # only a q search can come back empty
         raise NoPoolCoverage(
             f"no published address in {filters.country} matching these filters contains {filters.q!r}"
@@ -67,8 +74,11 @@ def generate(filters: Filters, sources: Sources, *, seed: str | None) -> Outcome
     return outcome
 
 
-def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *, seed: str | None) -> Outcome:
-    snapshot = active(filters.country, sources)
+def generate_batch(
+    filters: Filters, sources: Sources, request: BatchRequest, *, seed: str | None, pinned: str | None = None
+) -> Outcome:
+    served = serving(filters.country, sources, pinned)
+    snapshot = served.snapshot
     selection = select(filters, snapshot, sources.catalog)
     # The seed hashes what the filters select, not how they were written: a value and its stable id,
     # or an ISO code and a name, draw the same addresses.
@@ -96,7 +106,7 @@ def generate_batch(filters: Filters, sources: Sources, request: BatchRequest, *,
         addresses = draw_batch(
             selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded
         )
-    return Outcome(snapshot, with_profiles(seed, addresses))
+    return Outcome(snapshot, with_profiles(seed, addresses), served.pinned_until)
 
 
 def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> list[Generated]:
@@ -113,15 +123,35 @@ def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> li
     return results
 
 
-def get_address(address_id: str, sources: Sources) -> tuple[PublishedAddress, PublishedSnapshot]:
-    """A currently published address: its id names its country, whose active snapshot is read."""
+@dataclass(frozen=True)
+class Found:
+    address: PublishedAddress
+    served: Served
+
+
+def get_address(address_id: str, sources: Sources, *, pinned: str | None = None) -> Found:
+    """A published address: its id names its country, whose active (or pinned) snapshot is read."""
     country = address_id.split("-", 1)[0].upper()
-    snapshot = sources.snapshots.get(country) if len(country) == 2 else None
-    if snapshot is not None:
+    if len(country) == 2 and pinned is not None:
+        served: Served | None = sources.pins.pinned(country, pinned)
+    else:
+        snapshot = sources.snapshots.get(country) if len(country) == 2 else None
+        served = Served(snapshot) if snapshot else None
+    if served is not None:
+        snapshot = served.snapshot
         address = sources.pool.get_by_id(snapshot.snapshot_id, snapshot.layout, address_id)
         if address is not None:
-            return address, snapshot
-    raise AddressNotFound(f"no currently published address has id {address_id}")
+            return Found(address, served)
+    where = f"snapshot {pinned}" if pinned else "the current snapshot of its country"
+    raise AddressNotFound(f"no address with id {address_id} is published in {where}")
+
+
+def serving(country: str, sources: Sources, pinned: str | None) -> Served:
+    """The snapshot a request reads: the one it pins (SnapshotExpired when that is not kept), else
+    the country's active one."""
+    if pinned is not None:
+        return sources.pins.pinned(country, pinned)
+    return Served(active(country, sources))
 
 
 def active(country: str, sources: Sources) -> PublishedSnapshot:

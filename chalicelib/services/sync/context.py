@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
@@ -37,6 +38,7 @@ class RunContext:
     clock: Clock
     layout_for: LayoutPolicy
     open_sources: SourceOpener
+    retention: timedelta = timedelta(days=30)  # a replaced snapshot is kept this long for pins
     _job: SyncJob | None = field(default=None, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)  # read once per process
 

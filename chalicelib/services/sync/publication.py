@@ -1,5 +1,5 @@
 """What the sync does around a country's items: its published record, the pointer write that
-publishes it, and the sweep of superseded snapshots."""
+publishes it (retiring the snapshot it replaces), and the sweep of expired snapshots."""
 
 from __future__ import annotations
 
@@ -49,7 +49,12 @@ def published_snapshot(
 
 
 def record_writing(catalog: CatalogWriter, published: PublishedSnapshot) -> None:
-    """Before the first item: the sweep leaves a snapshot in progress alone until it is stale."""
+    """Before the first item: the sweep leaves a snapshot in progress alone until it is stale. The
+    same content as a snapshot still kept (it came back within the retention) keeps its record:
+    its items are rewritten as they are, and pins on it go on working meanwhile."""
+    kept = catalog.snapshot_record(published.country, published.snapshot_id)
+    if kept is not None and kept.state in ("published", "retired"):
+        return
     layout = published.layout
     catalog.record_snapshot(
         published.country,
@@ -69,7 +74,10 @@ def publish_snapshot(
             catalog.publish(_same_place(published, active), expected_previous=active.snapshot_id)
         return "unchanged"
     catalog.publish(published, expected_previous=active.snapshot_id if active else None)
-    catalog.record_snapshot(published.country, published.snapshot_id, "published", _details(published, clock))
+    now = clock.now().isoformat()
+    catalog.record_published(published, now)
+    if active:
+        catalog.retire_snapshot(active.country, active.snapshot_id, now)
     return "published"
 
 
@@ -86,28 +94,34 @@ def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> Publishe
     )
 
 
-def _details(published: PublishedSnapshot, clock: Clock) -> dict[str, object]:
-    layout = published.layout
-    return {
-        "layout": [layout.buckets, layout.shards],
-        "count": published.count,
-        "publishedAt": published.published_at,
-        "recordedAt": clock.now().isoformat(),
-    }
-
-
-def sweep(country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock) -> int:
-    """Delete every other snapshot of the country: superseded ones, and writes abandoned by a sync
-    that died (only once stale, so a concurrent sync's snapshot in progress is left alone)."""
+def sweep(
+    country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, retention: timedelta
+) -> int:
+    """Delete the items of the country's snapshots that requests may no longer use: those replaced
+    more than `retention` ago (their record stays, `expired`, so a pin on one learns so), and writes
+    abandoned by a sync that died (only once stale, so a concurrent sync's snapshot in progress is
+    left alone; never published, they are forgotten)."""
     deleted = 0
+    now = clock.now()
     for snapshot_id, details in catalog.list_snapshots(country):
-        if snapshot_id == keep or _in_progress(details, clock):
+        state = details.get("state")
+        if snapshot_id == keep or state == "expired" or _in_progress(details, clock):
             continue
+        if state != "writing":
+            retired_at = details.get("retiredAt")
+            if retired_at is None:  # replaced before retirement was recorded: its time starts now
+                catalog.retire_snapshot(country, snapshot_id, now.isoformat())
+                continue
+            if now - datetime.fromisoformat(str(retired_at)) < retention:
+                continue
         layout = _layout_of(details)
         deleted += pool.delete_snapshot(snapshot_id, layout) + catalog.delete_snapshot_catalog(
             snapshot_id, layout
         )
-        catalog.forget_snapshot(country, snapshot_id)
+        if state == "writing":
+            catalog.forget_snapshot(country, snapshot_id)
+        else:
+            catalog.expire_snapshot(country, snapshot_id, now.isoformat())
     return deleted
 
 

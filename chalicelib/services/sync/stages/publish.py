@@ -1,5 +1,5 @@
 """publish: per country, verify the items written, then the conditional pointer write, then the
-sweep of superseded snapshots. The stage's finish records the sync's report."""
+sweep of expired snapshots. The stage's finish records the sync's report."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
         active = context.catalog.active_snapshot(country)
         outcome.status = publish_snapshot(context.catalog, published, active, context.clock)
         outcome.items_deleted = sweep(
-            country, published.snapshot_id, context.pool, context.catalog, context.clock
+            country, published.snapshot_id, context.pool, context.catalog, context.clock, context.retention
         )
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"

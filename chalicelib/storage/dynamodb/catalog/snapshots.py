@@ -2,7 +2,8 @@
 
 Keys:
   POINTERS          | <CC>           the active snapshot (one Query lists all countries)
-  SNAPSHOTS#<CC>    | <snapshot id>  every snapshot written, with its state"""
+  SNAPSHOTS#<CC>    | <snapshot id>  every snapshot written, with its state; a published or retired
+                                     one also holds its pointer, for requests pinned to it"""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from pynamodb.exceptions import PutError
 
 from chalicelib.domain.codecs import coverage_from_doc, coverage_to_doc, dumps, loads
-from chalicelib.domain.published import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot, SnapshotRecord
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import delete_partitions, is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.catalog._table import CatalogTable, snapshot_partitions
@@ -24,6 +25,53 @@ class SnapshotRecords(CatalogTable):
         item = self._model(f"SNAPSHOTS#{country}", snapshot_id, doc=dumps({"state": state, **details}))
         with storage_errors(self.table_name):
             item.save()
+
+    def record_published(self, published: PublishedSnapshot, recorded_at: str) -> None:
+        layout = published.layout
+        details = {
+            "layout": [layout.buckets, layout.shards],
+            "count": published.count,
+            "publishedAt": published.published_at,
+            "recordedAt": recorded_at,
+            "pointer": _pointer_doc(published),
+        }
+        self.record_snapshot(published.country, published.snapshot_id, "published", details)
+
+    def retire_snapshot(self, country: str, snapshot_id: str, retired_at: str) -> None:
+        """Another snapshot replaced it: still served to requests pinned to it, until it expires."""
+        self._restate(country, snapshot_id, "retired", {"retiredAt": retired_at})
+
+    def expire_snapshot(self, country: str, snapshot_id: str, expired_at: str) -> None:
+        """Its items are deleted: the record stays (small) so a pinned request learns it expired."""
+        self._restate(country, snapshot_id, "expired", {"expiredAt": expired_at}, drop=("pointer",))
+
+    def _restate(
+        self, country: str, snapshot_id: str, state: str, extra: dict[str, Any], drop: tuple[str, ...] = ()
+    ) -> None:
+        with storage_errors(self.table_name):
+            try:
+                item = self._model.get(f"SNAPSHOTS#{country}", snapshot_id)
+            except self._model.DoesNotExist:
+                return
+            doc = {k: v for k, v in loads(item.doc).items() if k not in drop}
+            item.doc = dumps({**doc, **extra, "state": state})
+            item.save()
+
+    def snapshot_record(self, country: str, snapshot_id: str) -> SnapshotRecord | None:
+        with storage_errors(self.table_name):
+            try:
+                doc = loads(self._model.get(f"SNAPSHOTS#{country}", snapshot_id).doc)
+            except self._model.DoesNotExist:
+                return None
+        pointer = doc.get("pointer")
+        return SnapshotRecord(
+            country=country,
+            snapshot_id=snapshot_id,
+            state=doc["state"],
+            published=_pointer_from(country, pointer) if pointer else None,
+            retired_at=doc.get("retiredAt"),
+            expired_at=doc.get("expiredAt"),
+        )
 
     def list_snapshots(self, country: str) -> list[tuple[str, dict[str, Any]]]:
         with storage_errors(self.table_name):
