@@ -163,7 +163,7 @@ def draw_batch(
         return found
     if excluded and total <= small(len(excluded)):
         chosen: dict[int, PublishedAddress] = {}
-        from_remaining(chosen, range(count), key, _every_kept(total, ordinals_at, fetch, keep))
+        from_remaining(chosen, range(count), key, kept_in_order(ordinals_at(range(total)), fetch, keep))
         return in_place_order(chosen, count)
     chosen, _ = with_replacement(total, key, ordinals_at, fetch, keep, count=count)
     return in_place_order(chosen, count)
@@ -175,10 +175,11 @@ def small(excluded: int) -> int:
     return 2 * (excluded + READ_CHUNK)
 
 
-def _every_kept(total: int, ordinals_at: OrdinalsAt, fetch: Fetch, keep: Keep) -> list[PublishedAddress]:
+def kept_in_order(ordinals: Sequence[int], fetch: Fetch, keep: Keep) -> list[PublishedAddress]:
+    """The kept addresses at these ordinals, in their order, read 100 at a time."""
     kept: list[PublishedAddress] = []
-    for start in range(0, total, READ_CHUNK):
-        ordinals = ordinals_at(range(start, min(total, start + READ_CHUNK)))
-        fetched = fetch(ordinals)
-        kept += [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
+    for start in range(0, len(ordinals), READ_CHUNK):
+        chunk = ordinals[start : start + READ_CHUNK]
+        fetched = fetch(chunk)
+        kept += [fetched[o] for o in chunk if o in fetched and keep(fetched[o])]
     return kept

@@ -32,6 +32,7 @@ from chalicelib.services.generation.draws import (
     Walk,
     from_remaining,
     in_place_order,
+    kept_in_order,
     with_replacement,
 )
 from chalicelib.services.generation.selection import Selection
@@ -165,7 +166,7 @@ def draw_text(
         pool.total, key, pool.ordinals_at, fetch, keep, count=count, attempts=MAX_ROUNDS
     )
     if pending:
-        from_remaining(chosen, pending, key, _kept(every_match(), fetch, keep))
+        from_remaining(chosen, pending, key, kept_in_order(every_match(), fetch, keep))
     return in_place_order(chosen, count)
 
 
@@ -200,15 +201,6 @@ def _ask(need: int, round_number: int) -> int:
     # costs no more than it must, one whose rarest word's addresses seldom match tries a few
     # hundred candidates before the narrowing.
     return min(READ_CHUNK, need << (1 + 3 * round_number))
-
-
-def _kept(ordinals: list[int], fetch: Fetch, keep: Keep) -> list[PublishedAddress]:
-    kept: list[PublishedAddress] = []
-    for start in range(0, len(ordinals), READ_CHUNK):
-        chunk = ordinals[start : start + READ_CHUNK]
-        fetched = fetch(chunk)
-        kept += [fetched[o] for o in chunk if o in fetched and keep(fetched[o])]
-    return kept
 
 
 def every_candidate(query: Query, selection: Selection, index: TextIndexReader) -> list[int]:
