@@ -18,6 +18,7 @@ import json
 import platform
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import urlencode
 
@@ -84,18 +85,16 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             response: Any = action()
             assert response.status_code == 200, (name, response.body)
             requests[name] = counter.counts()
-        bare = _bare(engine.endpoint, wired.settings, country.snapshot_id, country.layout.buckets)
+        bare = _bare(engine.endpoint, wired.settings, partial(wired.stores.pool.slot_key, country.placement))
         timings = measure_interleaved({**api, **bare}, runs)
     deps.use(None)
     return _report(country.country, country.count, timings, requests, runs)
 
 
 def _bare(
-    endpoint: str, settings: Settings, snapshot_id: str, buckets: int
+    endpoint: str, settings: Settings, key: Callable[[int], dict[str, Any]]
 ) -> dict[str, Callable[[], object]]:
-    def key(ordinal: int) -> dict[str, Any]:
-        return {"pk": {"S": f"O#{snapshot_id}#{ordinal % buckets}"}, "sk": {"S": f"{ordinal:012d}"}}
-
+    """The pool's own items by slot (`key`), read bare."""
     client, table = bare_client(endpoint), settings.pool_table
     wire = DynamoWire(settings.table(table))
     ordinals = itertools.count()

@@ -74,7 +74,7 @@ def _index_size(client: Any, wired: deps.Dependencies) -> tuple[int, int]:
             pages = paginator.paginate(
                 TableName=wired.settings.pool_table,
                 KeyConditionExpression="pk = :pk",
-                ExpressionAttributeValues={":pk": {"S": f"Q#{snapshot.snapshot_id}#{bucket}"}},
+                ExpressionAttributeValues={":pk": {"S": f"Q#{snapshot.placement.epoch}#{bucket}"}},
             )
             for page in pages:
                 for item in page["Items"]:
@@ -98,7 +98,7 @@ def _sample_doc(wired: deps.Dependencies, report: SyncReport) -> str:
     country = max(report.countries.values(), key=lambda o: o.addresses).country
     active = wired.stores.catalog.active_snapshot(country)
     assert active is not None
-    address = wired.stores.pool.get_by_ordinal(active.snapshot_id, active.layout, 0)
+    address = wired.stores.pool.get_by_ordinal(active.placement, 0)
     assert address is not None
     return dumps(address_to_doc(address))
 

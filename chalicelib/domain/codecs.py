@@ -18,7 +18,7 @@ from chalicelib.domain.addresses import (
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
-from chalicelib.domain.ordering import Range, Span
+from chalicelib.domain.ordering import Range, Ranges, Span
 
 
 def dumps(value: Any) -> str:
@@ -84,20 +84,14 @@ def location_to_doc(loc: Location) -> dict[str, Any]:
         "v": loc.value,
         "pt": loc.parent_type,
         "p": loc.parent_id,
-        "s": [
-            [*(bound for r in s.ranges for bound in (r.start, r.end)), s.region_id, s.city_id, s.district_id]
-            for s in loc.spans
-        ],
+        "s": [[*(_bounds(r) for r in s.ranges), list(s.live), *s.ancestors] for s in loc.spans],
         "n": loc.names,
         "a": sorted(loc.aliases),
     }
 
 
 def location_from_doc(doc: dict[str, Any]) -> Location:
-    spans = [
-        Span((Range(s[0], s[1]), Range(s[2], s[3]), Range(s[4], s[5]), Range(s[6], s[7])), s[8], s[9], s[10])
-        for s in doc["s"]
-    ]
+    spans = [_span_of(s) for s in doc["s"]]
     return Location(
         id=doc["id"],
         type=LocationType(doc["t"]),
@@ -108,6 +102,23 @@ def location_from_doc(doc: dict[str, Any]) -> Location:
         names=doc.get("n", {}),
         aliases=set(doc.get("a", [])),
     )
+
+
+def _span_of(s: list[Any]) -> Span:
+    if len(s) == 11:  # format 4: one range per stratum (start, end), every slot served
+        ranges = [tuple(r for r in (Range(s[i], s[i + 1]),) if r.size) for i in (0, 2, 4, 6)]
+        live = (s[1] - s[0], s[3] - s[2], s[5] - s[4], s[7] - s[6])
+        return Span((ranges[0], ranges[1], ranges[2], ranges[3]), live, s[8], s[9], s[10])
+    ranges = [_ranges(s[i]) for i in range(4)]
+    return Span((ranges[0], ranges[1], ranges[2], ranges[3]), (s[4][0], s[4][1], s[4][2], s[4][3]), *s[5:8])
+
+
+def _bounds(ranges: Ranges) -> list[int]:
+    return [bound for r in ranges for bound in (r.start, r.end)]
+
+
+def _ranges(bounds: list[int]) -> Ranges:
+    return tuple(Range(bounds[i], bounds[i + 1]) for i in range(0, len(bounds), 2))
 
 
 def coverage_to_doc(c: Coverage) -> dict[str, Any]:

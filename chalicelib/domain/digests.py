@@ -8,11 +8,12 @@ import json
 from collections.abc import Iterable
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.codecs import address_to_doc, dumps
 from chalicelib.domain.ordering import CellKey
 
-SNAPSHOT_FORMAT = (
-    4  # bump when the stored layout changes, so equal content still gets a new id (4: the text index)
-)
+# Bump when the stored layout changes, so equal content still gets a new id (4: the text index;
+# 5: epochs shared by snapshots).
+SNAPSHOT_FORMAT = 5
 
 
 def content_id(country: str, cells: Iterable[tuple[CellKey, str]]) -> str:
@@ -77,3 +78,9 @@ def _fingerprint(a: PublishedAddress) -> list[object]:
         a.completeness.missing,
         a.completeness.invalid,
     ]
+
+
+def content_hash(a: PublishedAddress) -> str:
+    """What the ledger compares: a hash of the address exactly as stored, so any change to what is
+    served makes it a new address of the epoch."""
+    return hashlib.sha256(dumps(address_to_doc(a)).encode()).hexdigest()[:16]

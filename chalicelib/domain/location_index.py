@@ -1,14 +1,25 @@
 """The location catalog of a snapshot: each region, city, district and postcode with the spans
-of ordinals its addresses hold in the snapshot's order, built address by address in that order."""
+of slots its addresses hold, built address by address in the order of a segment, and per span how
+many of them the snapshot serves."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType, location_id, value_key
-from chalicelib.domain.ordering import NO_RANGES, Range, Span, Stratum, region_key, strata, stratum_of
+from chalicelib.domain.ordering import (
+    NO_COUNTS,
+    NO_RANGES,
+    Range,
+    Ranges,
+    Span,
+    Stratum,
+    region_key,
+    strata,
+    stratum_of,
+)
 
 
 @dataclass(slots=True)
@@ -53,7 +64,7 @@ class LocationIndex:
         ordinal, stratum = self._next, stratum_of(address)
         for location, ancestors in _locations_of(address):
             known = self.locations.setdefault(location.id, location)
-            _extend(known, ancestors, Range(ordinal, ordinal + 1), stratum)
+            _extend(known, ancestors, Range(ordinal, ordinal + 1), stratum, 1)
             _add_names(known, address, location.type)
         self._next += 1
 
@@ -67,10 +78,8 @@ def merge_locations(into: dict[str, Location], later: Iterable[Location]) -> Non
             continue
         for span in location.spans:
             for stratum in Stratum:
-                if span.ranges[stratum].size:
-                    _extend(
-                        known, (span.region_id, span.city_id, span.district_id), span.ranges[stratum], stratum
-                    )
+                for added in span.ranges[stratum]:
+                    _extend(known, span.ancestors, added, stratum, span.live[stratum])
         for language, name in location.names.items():
             if language not in known.names:
                 known.names[language] = name
@@ -78,7 +87,7 @@ def merge_locations(into: dict[str, Location], later: Iterable[Location]) -> Non
 
 
 def shift_locations(locations: Iterable[Location], offset: int) -> list[Location]:
-    """Locations indexed from 0 within a cell, moved to the cell's place in the snapshot."""
+    """Locations indexed from 0 within a cell, moved to the cell's place in the segment."""
     return [
         Location(
             loc.id,
@@ -95,8 +104,40 @@ def shift_locations(locations: Iterable[Location], offset: int) -> list[Location
 
 
 def _shift(span: Span, offset: int) -> Span:
-    moved = tuple(Range(r.start + offset, r.end + offset) if r.size else r for r in span.ranges)
-    return Span((moved[0], moved[1], moved[2], moved[3]), span.region_id, span.city_id, span.district_id)
+    moved = [tuple(Range(r.start + offset, r.end + offset) for r in ranges) for ranges in span.ranges]
+    return Span((moved[0], moved[1], moved[2], moved[3]), span.live, *span.ancestors)
+
+
+def place_generation(
+    live: Mapping[str, Location], kept: Mapping[str, Location], born: Mapping[str, Location]
+) -> dict[str, Location]:
+    """A generation's catalog: the locations of its content (`live`: counts and names, indexed
+    over the content alone) with their slots: those of the parent snapshot (`kept`), where its
+    kept addresses stay, then those of the generation's own segment (`born`). A stratum left with
+    no live address in a span loses its ranges, so draws never look there."""
+    placed: dict[str, Location] = {}
+    for location in live.values():
+        before = {s.ancestors: s for s in kept[location.id].spans} if location.id in kept else {}
+        after = {s.ancestors: s for s in born[location.id].spans} if location.id in born else {}
+        spans = []
+        for span in location.spans:
+            old, new = before.get(span.ancestors), after.get(span.ancestors)
+            ranges = [
+                (old.ranges[s] if old else ()) + (new.ranges[s] if new else ()) if span.live[s] else ()
+                for s in Stratum
+            ]
+            spans.append(Span((ranges[0], ranges[1], ranges[2], ranges[3]), span.live, *span.ancestors))
+        placed[location.id] = Location(
+            location.id,
+            location.type,
+            location.value,
+            location.parent_type,
+            location.parent_id,
+            spans,
+            dict(location.names),
+            set(location.aliases),
+        )
+    return placed
 
 
 Ancestors = tuple[str | None, str | None, str | None]
@@ -166,26 +207,28 @@ def _region(a: PublishedAddress) -> Location | None:
     return region
 
 
-def _extend(location: Location, ancestors: Ancestors, added: Range, stratum: Stratum) -> None:
+def _extend(location: Location, ancestors: Ancestors, added: Range, stratum: Stratum, live: int) -> None:
     """Grow the span whose ancestors match; the order guarantees spans are contiguous."""
-    span = next(
-        (s for s in reversed(location.spans) if (s.region_id, s.city_id, s.district_id) == ancestors), None
-    )
+    span = next((s for s in reversed(location.spans) if s.ancestors == ancestors), None)
     if span is None:
-        span = Span(NO_RANGES, *ancestors)
+        span = Span(NO_RANGES, NO_COUNTS, *ancestors)
         location.spans.append(span)
     index = location.spans.index(span)
-    ranges = list(span.ranges)
+    ranges, counts = list(span.ranges), list(span.live)
     ranges[stratum] = _grow(ranges[stratum], added)
-    location.spans[index] = Span((ranges[0], ranges[1], ranges[2], ranges[3]), *ancestors)
+    counts[stratum] += live
+    location.spans[index] = Span(
+        (ranges[0], ranges[1], ranges[2], ranges[3]), (counts[0], counts[1], counts[2], counts[3]), *ancestors
+    )
 
 
-def _grow(current: Range, added: Range) -> Range:
-    if current.size == 0:
-        return added
-    if added.start != current.end:
-        raise AssertionError(f"ordinals {added} break the contiguous range {current}")
-    return Range(current.start, added.end)
+def _grow(current: Ranges, added: Range) -> Ranges:
+    if not current:
+        return (added,)
+    last = current[-1]
+    if added.start != last.end:
+        raise AssertionError(f"ordinals {added} break the contiguous range {last}")
+    return (*current[:-1], Range(last.start, added.end))
 
 
 _NAME_FIELD = {LocationType.REGION: "region", LocationType.CITY: "city", LocationType.DISTRICT: "district"}

@@ -26,6 +26,7 @@ class Range:
 
 
 EMPTY = Range(0, 0)
+Ranges = tuple[Range, ...]  # one stratum's slots: one range per segment of the epoch holding some
 
 
 class Stratum(IntEnum):
@@ -57,7 +58,8 @@ def strata(*, residential: bool, complete: bool) -> tuple[Stratum, ...]:
 
 
 StrataCounts = tuple[int, int, int, int]
-NO_RANGES = (EMPTY, EMPTY, EMPTY, EMPTY)
+NO_RANGES: tuple[Ranges, Ranges, Ranges, Ranges] = ((), (), (), ())
+NO_COUNTS: StrataCounts = (0, 0, 0, 0)
 
 
 def residential_in(counts: StrataCounts) -> int:
@@ -70,19 +72,29 @@ def complete_in(counts: StrataCounts) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Span:
-    """One contiguous run of a location's addresses in each stratum, with the ancestors of that run."""
+    """A location's addresses with one set of ancestors: their slots in each stratum (one contiguous
+    range per segment of the epoch: the order holds within a segment) and how many of them are live
+    in the snapshot (the slots also hold addresses a later generation removed: draws pass them over)."""
 
-    ranges: tuple[Range, Range, Range, Range]  # indexed by Stratum
+    ranges: tuple[Ranges, Ranges, Ranges, Ranges]  # indexed by Stratum
+    live: StrataCounts
     region_id: str | None = None
     city_id: str | None = None
     district_id: str | None = None
 
     @property
+    def ancestors(self) -> tuple[str | None, str | None, str | None]:
+        return (self.region_id, self.city_id, self.district_id)
+
+    @property
     def count(self) -> int:
-        return sum(r.size for r in self.ranges)
+        return sum(self.live)
 
     def count_in(self, chosen: tuple[Stratum, ...]) -> int:
-        return sum(self.ranges[s].size for s in chosen)
+        return sum(self.live[s] for s in chosen)
+
+    def slots_in(self, chosen: tuple[Stratum, ...]) -> list[Range]:
+        return [r for s in chosen if self.live[s] for r in self.ranges[s]]
 
 
 class StrataTotals:

@@ -10,7 +10,8 @@ from itertools import groupby
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.digests import cell_digest, content_id
 from chalicelib.domain.location_index import Location, index_locations
-from chalicelib.domain.ordering import Range, Span, StrataCounts, StrataTotals, cell_of, order_key, stratum_of
+from chalicelib.domain.ordering import Span, StrataCounts, StrataTotals, cell_of, order_key, stratum_of
+from chalicelib.domain.published import first_placement
 
 
 @dataclass(frozen=True)
@@ -26,12 +27,8 @@ class Snapshot(StrataTotals):
 
 
 def country_span(counts: StrataCounts) -> Span:
-    """The whole country: each stratum's ordinals, in stratum order."""
-    ranges, start = [], 0
-    for size in counts:
-        ranges.append(Range(start, start + size))
-        start += size
-    return Span((ranges[0], ranges[1], ranges[2], ranges[3]))
+    """The whole country of a first generation: each stratum's ordinals, in stratum order."""
+    return first_placement("", 1, counts).country_span(counts)
 
 
 def build_snapshot(country: str, addresses: Iterable[PublishedAddress]) -> Snapshot:

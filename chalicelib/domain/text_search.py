@@ -152,6 +152,8 @@ class Chunk:
     first: int
     last: int
     count: int
+    key: str = ""  # where the store keeps it
+    postings: tuple[int, ...] = ()  # already known (a generation's postings kept in its head)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from chalicelib.services.sync.report import SyncReport
 from tests.functional.conftest import error_of
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
-from tests.support.sync import sync, write_manifest
+from tests.support.sync import sync, write_cut, write_manifest
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
@@ -104,7 +104,7 @@ def test_a_pinned_snapshot_expires_after_the_retention_and_its_items_are_swept(
     assert _batch(caller, old.snapshot_id).status_code == 200
     report = sync(dependencies, write_manifest(tmp_path, [WROCLAW], "c.json"))
     assert report.countries["PL"].status == "published"
-    assert stores.pool.count_items(old.snapshot_id, old.layout) > 0
+    assert stores.pool.count_items(old.placement.in_epoch) > 0
 
     clock.advance(DAY + 1)  # past the 30 days: refused at once, whatever the sweep has done
     expired = _batch(caller, old.snapshot_id)
@@ -113,13 +113,26 @@ def test_a_pinned_snapshot_expires_after_the_retention_and_its_items_are_swept(
     assert error["code"] == "SNAPSHOT_EXPIRED"
     assert old.snapshot_id in error["message"]
 
-    report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
-    assert report.countries["PL"].items_deleted > 0
-    assert stores.pool.count_items(old.snapshot_id, old.layout) == 0
+    # Wrocław alone fills under 75% of the epoch's slots: the next new content begins an epoch
+    report = sync(dependencies, write_cut(tmp_path, WROCLAW, slice(10, None), "d"))
+    assert report.countries["PL"].status == "published"
+    assert report.countries["PL"].items_deleted > 0  # the expired snapshot's catalog
     record = stores.catalog.snapshot_record("PL", old.snapshot_id)
     assert record is not None
     assert record.state == "expired"
     assert _batch(caller, old.snapshot_id).status_code == 410
+    current = stores.catalog.active_snapshot("PL")
+    assert current is not None
+    assert current.placement.epoch != old.placement.epoch
+    # the old epoch stays while snapshots sharing it are kept (the one Wrocław alone published,
+    # retired a moment ago), and goes with the last of them
+    assert stores.pool.count_items(old.placement.in_epoch) > 0
+    clock.advance(31 * DAY)
+    report = sync(dependencies, write_cut(tmp_path, WROCLAW, slice(10, None), "d"))
+    assert report.countries["PL"].status == "unchanged"
+    assert stores.pool.count_items(old.placement.in_epoch) == 0
+    assert stores.catalog.list_epochs("PL").keys() == {current.placement.epoch}
+    assert _batch(caller).status_code == 200
 
 
 def test_an_unknown_or_malformed_snapshot_is_a_clear_error(

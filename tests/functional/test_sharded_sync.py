@@ -61,7 +61,7 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
         active = catalog.active_snapshot(country)
         assert active is not None
         assert active.strata == snapshot.strata
-        served = pool.get_many_by_ordinal(active.snapshot_id, active.layout, range(active.count))
+        served = pool.get_many_by_ordinal(active.placement, range(active.count))
         assert [served[i] for i in range(active.count)] == snapshot.addresses, country
         for location in snapshot.locations.values():
             assert catalog.get_location(active.snapshot_id, active.layout, location.id) == location

@@ -77,7 +77,7 @@ def test_one_address_text_is_served_under_one_id(tmp_path: Path, dependencies: d
     active = dependencies.stores.catalog.active_snapshot("AT")
     assert active is not None
     pool = dependencies.stores.pool
-    served = list(pool.get_many_by_ordinal(active.snapshot_id, active.layout, range(active.count)).values())
+    served = list(pool.get_many_by_ordinal(active.placement, range(active.count)).values())
     texts = [a.formatted for a in served]
     assert len(texts) == len(set(texts)) == active.count
     assert sum(a.components.city == "Krems an der Donau" and "city" in a.derived for a in served) > 0
@@ -163,7 +163,7 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
     old = stores.catalog.active_snapshot("PL")
     assert old is not None
-    sample = stores.pool.get_by_ordinal(old.snapshot_id, old.layout, 7)
+    sample = stores.pool.get_by_ordinal(old.placement, 7)
     assert sample is not None
 
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
@@ -171,10 +171,10 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
     assert new is not None
     assert new.snapshot_id != old.snapshot_id
     assert new.count == 356 + 992 - 14  # Wrocław publishes 14 duplicate rows
-    assert stores.pool.get_by_id(new.snapshot_id, new.layout, sample.id) == sample  # same record, same id
+    assert stores.pool.get_by_id(new.placement, sample.id) == sample  # same record, same id
     # the replaced snapshot is kept for requests pinned to it (test_pinned_snapshots: until when)
     assert report.countries["PL"].items_deleted == 0
-    assert stores.pool.count_items(old.snapshot_id, old.layout) > 0
+    assert stores.pool.count_items(old.placement.in_epoch) > 0
     states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
     assert states == {old.snapshot_id: "retired", new.snapshot_id: "published"}
 
@@ -191,7 +191,7 @@ def test_interrupted_sync_leaves_the_previous_snapshot_served(
             dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), progress=CrashWhileWriting()
         )
     assert stores.catalog.active_snapshot("PL") == before
-    assert stores.pool.get_by_ordinal(before.snapshot_id, before.layout, 0) is not None
+    assert stores.pool.get_by_ordinal(before.placement, 0) is not None
 
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "published"

@@ -47,9 +47,7 @@ def test_a_worker_killed_mid_write_leaves_the_served_pool_and_the_rerun_publishe
     assert wired.stores.catalog.active_snapshot("AD") == served  # the pointer never moved
     assert wired.stores.catalog.active_snapshot("IT") is None
     pool = wired.stores.pool
-    assert (
-        len(pool.get_many_by_ordinal(served.snapshot_id, served.layout, range(served.count))) == served.count
-    )
+    assert len(pool.get_many_by_ordinal(served.placement, range(served.count))) == served.count
     assert any(work.glob("done/write/*.json")) or any(work.glob("done/plan/*.json"))  # it got that far
 
     resumed = _run(LocalSteps.of(wired, work), after)

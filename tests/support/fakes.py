@@ -9,7 +9,7 @@ from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.directories import DirectoryKey, Entry, build_directories
 from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
-from chalicelib.domain.published import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, PublishedSnapshot, first_placement
 from chalicelib.domain.snapshots import Snapshot
 from chalicelib.domain.tokens import Token
 from chalicelib.errors import TokenNotFound
@@ -82,6 +82,7 @@ class FakeCatalogStore:
             Layout(buckets=1, shards=1),
             (),
             coverage,
+            first_placement(snapshot.id, 1, snapshot.strata),
         )
 
     def get_location(self, snapshot_id: str, layout: Layout, location_id: str) -> Location | None:

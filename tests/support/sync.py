@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -11,7 +12,7 @@ from pathlib import Path
 from chalicelib import deps
 from chalicelib.deps import LocalSteps
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.published import Layout
+from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.pipeline import SyncPipeline
 from chalicelib.services.sync.ports import PoolWriter
@@ -56,6 +57,22 @@ def write_manifest(directory: Path, source_ids: list[str], name: str = "manifest
     return path
 
 
+def write_cut(directory: Path, source_id: str, lines: slice, name: str) -> Path:
+    """A manifest of one real GeoJSON-lines source cut to some of its lines, written beside it:
+    a source that changed between two syncs, made of real rows, none edited."""
+    (entry,) = [
+        e for e in json.loads((SOURCES / "manifest.json").read_text(encoding="utf-8")) if e["id"] == source_id
+    ]
+    with gzip.open(SOURCES / entry["files"][0], "rb") as published:
+        kept = [line for line in published if line.strip()][lines]
+    data = directory / f"{name}.geojson.gz"
+    with gzip.open(data, "wb") as out:
+        out.writelines(kept)
+    path = directory / f"{name}.json"
+    path.write_text(json.dumps([{**entry, "files": [str(data)], "records": len(kept)}]), encoding="utf-8")
+    return path
+
+
 def sync(
     wired: deps.Dependencies,
     manifest: Path,
@@ -85,17 +102,26 @@ class DyingPool:
     def __init__(self, pool: PoolWriter) -> None:
         self.pool = pool
 
-    def put_addresses(
-        self, snapshot_id: str, layout: Layout, addresses: Sequence[PublishedAddress], first_ordinal: int = 0
-    ) -> int:
-        self.pool.put_addresses(snapshot_id, layout, addresses[: len(addresses) // 2], first_ordinal)
+    def put_addresses(self, into: Generation, placed: Sequence[tuple[int, PublishedAddress]]) -> int:
+        self.pool.put_addresses(into, placed[: len(placed) // 2])
         os._exit(1)
 
-    def put_text_index(self, snapshot_id: str, layout: Layout, postings: Mapping[str, Sequence[int]]) -> int:
-        return self.pool.put_text_index(snapshot_id, layout, postings)
+    def put_text_index(self, into: Generation, postings: Mapping[str, Sequence[int]]) -> int:
+        return self.pool.put_text_index(into, postings)
 
-    def delete_snapshot(self, snapshot_id: str, layout: Layout) -> int:
-        return self.pool.delete_snapshot(snapshot_id, layout)
+    def put_ledger(
+        self, into: Generation, bucket: int, born: Sequence[LedgerEntry], removed: Sequence[LedgerEntry]
+    ) -> int:
+        return self.pool.put_ledger(into, bucket, born, removed)
+
+    def ledger(self, epoch: Epoch, bucket: int) -> list[LedgerPage]:
+        return self.pool.ledger(epoch, bucket)
+
+    def mark_removed(self, by: Generation, removed: Sequence[LedgerEntry]) -> int:
+        return self.pool.mark_removed(by, removed)
+
+    def delete_epoch(self, epoch: Epoch) -> int:
+        return self.pool.delete_epoch(epoch)
 
 
 @dataclass(frozen=True)

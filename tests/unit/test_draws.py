@@ -26,7 +26,7 @@ def _fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
 )
 def test_a_unique_batch_is_full_whenever_enough_addresses_remain(total: int, excluded: int) -> None:
     published = FakeCatalogStore().add(build_snapshot("PL", POOL))
-    selection = Selection(published, (Range(0, total),))
+    selection = Selection(published, (Range(0, total),), total)
     for seed in range(200):
         rng = make_rng(f"s{seed}")
         excluded_ids = frozenset(a.id for a in rng.sample(POOL[:total], excluded))
@@ -43,7 +43,7 @@ def test_a_unique_batch_is_full_whenever_enough_addresses_remain(total: int, exc
 def test_a_seeded_batch_is_the_prefix_of_a_larger_one(unique: bool, total: int, excluded: int) -> None:
     published = FakeCatalogStore().add(build_snapshot("PL", POOL))
     half = total // 2
-    selection = Selection(published, (Range(0, half), Range(300 - (total - half), 300)))
+    selection = Selection(published, (Range(0, half), Range(300 - (total - half), 300)), total)
     chosen = [POOL[selection.ordinal_at(k)] for k in range(total)]
     for seed in range(40):
         key = draw_key(f"p{seed}")
@@ -63,10 +63,44 @@ def test_a_seeded_batch_is_the_prefix_of_a_larger_one(unique: bool, total: int, 
 
 def test_unseeded_draws_differ_and_seeded_ones_repeat() -> None:
     published = FakeCatalogStore().add(build_snapshot("PL", POOL))
-    selection = Selection(published, (Range(0, 300),))
+    selection = Selection(published, (Range(0, 300),), 300)
 
     def ids(key: bytes) -> list[str]:
         return [a.id for a in draw_batch(selection, key, _fetch, count=10, unique=True, excluded=frozenset())]
 
     assert ids(draw_key("same")) == ids(draw_key("same"))
     assert ids(draw_key(None)) != ids(draw_key(None))
+
+
+@pytest.mark.parametrize("unique", [True, False])
+@pytest.mark.parametrize("hidden_share", [0.25, 0.97])
+def test_slots_no_longer_served_are_passed_over_and_draws_stay_prefix_stable(
+    unique: bool, hidden_share: float
+) -> None:
+    """Slots whose addresses a later generation removed (the store answers nothing there): a
+    batch holds only served addresses, is full while enough are served, and is the prefix of a
+    larger one; a sparse selection still fills with replacement."""
+    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    hidden = set(make_rng("hidden").sample(range(300), int(300 * hidden_share)))
+    served = 300 - len(hidden)
+    selection = Selection(published, (Range(0, 300),), served)
+    reads: list[int] = []
+
+    def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
+        reads.append(len(ordinals))
+        return {o: POOL[o] for o in ordinals if o not in hidden}
+
+    for seed in range(20):
+        key = draw_key(f"h{seed}")
+
+        def batch(count: int, key: bytes = key) -> list[str]:
+            drawn = draw_batch(selection, key, fetch, count=count, unique=unique, excluded=frozenset())
+            return [a.id for a in drawn]
+
+        five, fifty = batch(5), batch(50)
+        assert five == fifty[:5]
+        assert len(fifty) == (min(50, served) if unique else 50)
+        assert not {POOL[o].id for o in hidden} & set(fifty)
+        if unique:
+            assert len(set(fifty)) == len(fifty)
+    assert max(reads) <= 100  # one BatchGetItem a round

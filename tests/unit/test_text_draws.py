@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.ordering import Range
-from chalicelib.domain.published import Layout
+from chalicelib.domain.published import Placement
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.domain.text_search import TokenHead, parse, postings, split
 from chalicelib.services.generation import text_draws
@@ -36,21 +37,21 @@ class FakeTextIndex:
 
     def __init__(self, addresses: Sequence[PublishedAddress]) -> None:
         self.heads: dict[str, TokenHead] = {}
-        self.chunks: dict[tuple[str, int], list[int]] = {}
+        self.chunks: dict[tuple[str, str], list[int]] = {}
         for token, ordinals in postings(enumerate(addresses)).items():
-            self.heads[token], chunks = split(ordinals)
-            self.chunks.update({(token, i): c for i, c in enumerate(chunks)})
+            head, chunks = split(ordinals)
+            keyed = tuple(replace(c, key=f"g#{i:06d}") for i, c in enumerate(head.chunks))
+            self.heads[token] = replace(head, chunks=keyed)
+            self.chunks.update({(token, f"g#{i:06d}"): c for i, c in enumerate(chunks)})
         self.reads: Counter[str] = Counter()
 
-    def get_token_heads(
-        self, snapshot_id: str, layout: Layout, tokens: Sequence[str]
-    ) -> dict[str, TokenHead]:
+    def get_token_heads(self, place: Placement, tokens: Sequence[str]) -> dict[str, TokenHead]:
         self.reads["heads"] += 1
         return {t: self.heads[t] for t in tokens if t in self.heads}
 
     def get_token_chunks(
-        self, snapshot_id: str, layout: Layout, wanted: Sequence[tuple[str, int]]
-    ) -> dict[tuple[str, int], list[int]]:
+        self, place: Placement, wanted: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], list[int]]:
         self.reads["chunk requests"] += 1
         self.reads["chunks"] += len(wanted)
         return {w: self.chunks[w] for w in wanted}
@@ -71,7 +72,7 @@ def _draw(
 ) -> tuple[list[PublishedAddress], FakeTextIndex]:
     index = INDEX
     index.reads.clear()
-    selection = Selection(PUBLISHED, ranges)
+    selection = Selection(PUBLISHED, ranges, sum(r.size for r in ranges))
     found = draw_text(
         parse(q), selection, draw_key(seed), _fetch, index, count=count, unique=unique, excluded=excluded
     )
@@ -180,7 +181,7 @@ MAIN_ROAD = {a.id for a in RARE_POOL if a.components.street == "Main Road"}
 
 
 def _rare_draw(seed: str, count: int) -> list[str]:
-    selection = Selection(FakeCatalogStore().add(build_snapshot("PL", RARE_POOL)), EVERYTHING)
+    selection = Selection(FakeCatalogStore().add(build_snapshot("PL", RARE_POOL)), EVERYTHING, 6000)
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return {o: RARE_POOL[o] for o in ordinals}

@@ -25,8 +25,11 @@ from chalicelib.services.generation.selection import Selection
 
 READ_CHUNK = 100
 # With replacement, tries per place: exclusions leave at least half a large selection (see SMALL),
-# so a place misses every try with a chance under 2^-64.
-ATTEMPTS = 64
+# and the sync keeps most of a selection's slots served (pool.md), so a place misses every try
+# with a chance under 2^-64 unless a location lost nearly all its addresses since its epoch began.
+ATTEMPTS = 1024
+# A selection this small is read whole when its places missed every try.
+READ_WHOLE = 20 * READ_CHUNK
 
 Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
 Keep = Callable[[PublishedAddress], bool]
@@ -87,13 +90,17 @@ class Walk:
                     return
 
 
-def asking(excluded: int) -> Callable[[int, int], int]:
-    """How many positions a round reads: what is needed, twice that when exclusions may reject
-    (and more each round), never more than one BatchGetItem."""
+def asking(excluded: int, share: float = 1.0) -> Callable[[int, int], int]:
+    """How many positions a round reads: what is needed, or what should hold that many served
+    addresses where some slots are no longer served; twice that when exclusions may reject, and
+    more each round when either may, never more than one BatchGetItem."""
 
     def ask(need: int, round_number: int) -> int:
-        wanted = need if not excluded else min(2 * need, need + excluded) << round_number
-        return min(READ_CHUNK, wanted)
+        expected = max(need, int(need / share + 0.5))
+        if not excluded and share >= 1.0:
+            return min(READ_CHUNK, need)
+        wanted = min(2 * expected, expected + excluded) if excluded else expected
+        return min(READ_CHUNK, wanted << round_number)
 
     return ask
 
@@ -108,19 +115,24 @@ def with_replacement(
     count: int,
     attempts: int = ATTEMPTS,
 ) -> tuple[dict[int, PublishedAddress], list[int]]:
-    """Each place's first kept try; and the places no try kept."""
+    """Each place's first kept try; and the places no try kept. A round reads one try per place
+    at first, then twice as many tries per place each round (within one BatchGetItem): where
+    misses are common, a place finds its first kept try in a few round trips, and which try it
+    keeps is the same whatever the rounds."""
     chosen: dict[int, PublishedAddress] = {}
-    pending = list(range(count))
-    for attempt in range(attempts):
-        if not pending:
-            break
-        tries = dict(zip(pending, ordinals_at([pick(key, p, attempt, total) for p in pending]), strict=True))
-        fetched = fetch(list(dict.fromkeys(tries.values())))
-        for place, ordinal in tries.items():
-            address = fetched.get(ordinal)
-            if address is not None and keep(address):
-                chosen[place] = address
+    pending, first, width = list(range(count)), 0, 1
+    while pending and first < attempts:
+        tries = range(first, min(attempts, first + max(1, min(width, READ_CHUNK // len(pending)))))
+        ordinals = ordinals_at([pick(key, p, a, total) for p in pending for a in tries])
+        fetched = fetch(list(dict.fromkeys(ordinals)))
+        for n, place in enumerate(pending):
+            for ordinal in ordinals[n * len(tries) : (n + 1) * len(tries)]:
+                address = fetched.get(ordinal)
+                if address is not None and keep(address):
+                    chosen[place] = address
+                    break
         pending = [p for p in pending if p not in chosen]
+        first, width = tries.stop, 2 * width
     return chosen, pending
 
 
@@ -159,13 +171,16 @@ def draw_batch(
 
     if unique:
         found: list[PublishedAddress] = []
-        Walk(total, key, ordinals_at, fetch, keep).take(found, count, asking(len(excluded)), total + 1)
+        ask = asking(len(excluded), selection.share)
+        Walk(total, key, ordinals_at, fetch, keep).take(found, count, ask, total + 1)
         return found
     if excluded and total <= small(len(excluded)):
         chosen: dict[int, PublishedAddress] = {}
         from_remaining(chosen, range(count), key, kept_in_order(ordinals_at(range(total)), fetch, keep))
         return in_place_order(chosen, count)
-    chosen, _ = with_replacement(total, key, ordinals_at, fetch, keep, count=count)
+    chosen, pending = with_replacement(total, key, ordinals_at, fetch, keep, count=count)
+    if pending and total <= READ_WHOLE:  # every try missed: what is served, read whole
+        from_remaining(chosen, pending, key, kept_in_order(ordinals_at(range(total)), fetch, keep))
     return in_place_order(chosen, count)
 
 

@@ -6,7 +6,8 @@ positions (p-1)·size … p·size-1 of it, computed from (seed, snapshot, filter
 page is served without state and no address appears twice in one export. With free text `q` the
 positions are those of the addresses holding all of q's index tokens (exactly the matches for
 words); a candidate that holds every pair of a Han, kana or Hangul run but not the run itself is
-left out of its page, so such a page may hold fewer than its size."""
+left out of its page, so such a page may hold fewer than its size. So may a page whose positions
+fall on slots of addresses a later sync removed (pool.md: a snapshot shares its epoch's slots)."""
 
 from __future__ import annotations
 
@@ -40,13 +41,14 @@ class ExportPage:
     seed: str
     page: int
     size: int
-    total: int  # positions in the sequence: the matches (for CJK q, the candidates)
+    total: int  # the matches (with q, the candidates: addresses holding all of q's tokens)
+    positions: int  # in the sequence: the slots of the matches, served or not (pool.md)
     results: list[Generated]
     pinned_until: datetime | None = None  # pinned and seeded: the page stands until then at least
 
     @property
     def pages(self) -> int:
-        return math.ceil(self.total / self.size)
+        return math.ceil(self.positions / self.size)
 
     @property
     def next_page(self) -> int | None:
@@ -59,17 +61,23 @@ def export_page(filters: Filters, sources: Sources, request: PageRequest) -> Exp
     snapshot = served.snapshot
     selection = select(filters, snapshot, sources.catalog)
     query = parse(filters.q) if filters.q else None
-    ordinal_at, total, keep = _sequence(query, selection, sources)
-    order = SeededPermutation(total, _key(seed, snapshot, selection, query))
+    ordinal_at, positions, keep = _sequence(query, selection, sources)
+    order = SeededPermutation(positions, _key(seed, snapshot, selection, query))
     first = (request.page - 1) * request.size
-    ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, total))]
-    fetched = (
-        sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals) if ordinals else {}
-    )
+    ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, positions))]
+    fetched = sources.pool.get_many_by_ordinal(snapshot.placement, ordinals) if ordinals else {}
     addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
     pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
+    total = selection.live if query is None else positions
     return ExportPage(
-        snapshot, seed, request.page, request.size, total, with_profiles(seed, addresses), pinned_until
+        snapshot,
+        seed,
+        request.page,
+        request.size,
+        total,
+        positions,
+        with_profiles(seed, addresses),
+        pinned_until,
     )
 
 

@@ -1,8 +1,9 @@
-"""Filters → the ordinal ranges of the matching published addresses.
+"""Filters → the slot ranges of the matching published addresses.
 
 Each location filter (value or stable id, for region, city, district, postcode) names catalog
 locations; the most specific level's spans are kept where their ancestors agree with the coarser
-filters. The result is a short list of ordinal ranges: a uniform draw over them is exact."""
+filters. The result is a short list of slot ranges: a uniform draw over them, passing over the
+slots of addresses the snapshot no longer serves, is exact."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
 from chalicelib.domain.published import PublishedSnapshot
-from chalicelib.domain.snapshots import country_span
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
 
@@ -48,10 +48,17 @@ class CatalogReader(Protocol):
 class Selection:
     snapshot: PublishedSnapshot
     ranges: tuple[Range, ...]
+    live: int  # the addresses the snapshot serves in the ranges (the rest of the slots are passed over)
 
     @property
     def total(self) -> int:
+        """Slots in the ranges, served or not."""
         return sum(r.size for r in self.ranges)
+
+    @property
+    def share(self) -> float:
+        """The share of the slots the snapshot serves: a draw's chance to hit one."""
+        return self.live / self.total if self.total else 1.0
 
     def ordinal_at(self, k: int) -> int:
         """The k-th matching ordinal (0 <= k < total)."""
@@ -70,9 +77,11 @@ def select(filters: Filters, snapshot: PublishedSnapshot, catalog: CatalogReader
             chosen[kind] = locations
     spans = _spans(chosen, snapshot)
     chosen_strata = strata(residential=filters.wants_residential, complete=filters.complete)
-    ranges = [s.ranges[stratum] for s in spans for stratum in chosen_strata]
-    selection = Selection(snapshot, tuple(r for r in ranges if r.size))
-    if selection.total == 0:
+    live = sum(s.count_in(chosen_strata) for s in spans)
+    selection = Selection(
+        snapshot, tuple(r for s in spans for r in s.slots_in(chosen_strata) if r.size), live
+    )
+    if live == 0:
         what = " ".join(
             w for w, on in (("residential", filters.wants_residential), ("complete", filters.complete)) if on
         )
@@ -113,7 +122,7 @@ def _unknown(kind: LocationType, field_name: str, message: str) -> NoPoolCoverag
 
 def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapshot) -> list[Span]:
     if not chosen:
-        return [country_span(snapshot.strata)]
+        return [snapshot.placement.country_span(snapshot.strata)]
     finest = [kind for kind in LEVELS if kind in chosen][-1]
     spans = [span for location in chosen[finest] for span in location.spans]
     for kind, attribute in (

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.published import Layout, PublishedSnapshot
+from chalicelib.domain.published import Placement, PublishedSnapshot
 from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
@@ -22,11 +22,8 @@ from chalicelib.services.snapshots import ActiveSnapshotReader, Served
 
 
 class AddressReader(TextIndexReader, Protocol):
-    def get_by_ordinal(self, snapshot_id: str, layout: Layout, ordinal: int) -> PublishedAddress | None: ...
-    def get_many_by_ordinal(
-        self, snapshot_id: str, layout: Layout, ordinals: Sequence[int]
-    ) -> dict[int, PublishedAddress]: ...
-    def get_by_id(self, snapshot_id: str, layout: Layout, address_id: str) -> PublishedAddress | None: ...
+    def get_many_by_ordinal(self, place: Placement, slots: Sequence[int]) -> dict[int, PublishedAddress]: ...
+    def get_by_id(self, place: Placement, address_id: str) -> PublishedAddress | None: ...
 
 
 class PinnedSnapshotReader(Protocol):
@@ -88,7 +85,7 @@ def generate_batch(
     key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique))
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
-        return sources.pool.get_many_by_ordinal(snapshot.snapshot_id, snapshot.layout, ordinals)
+        return sources.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
     if filters.q:
         query, pool = parse(filters.q), sources.pool
@@ -139,7 +136,7 @@ def get_address(address_id: str, sources: Sources, *, pinned: str | None = None)
         served = Served(snapshot) if snapshot else None
     if served is not None:
         snapshot = served.snapshot
-        address = sources.pool.get_by_id(snapshot.snapshot_id, snapshot.layout, address_id)
+        address = sources.pool.get_by_id(snapshot.placement, address_id)
         if address is not None:
             return Found(address, served)
     where = f"snapshot {pinned}" if pinned else "the current snapshot of its country"

@@ -23,7 +23,7 @@ from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.ordering import Range
-from chalicelib.domain.published import Layout
+from chalicelib.domain.published import Placement
 from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
 from chalicelib.services.generation.draws import (
     READ_CHUNK,
@@ -43,12 +43,10 @@ _INLINE = -1  # the chunk number of postings kept in a token's head
 
 
 class TextIndexReader(Protocol):
-    def get_token_heads(
-        self, snapshot_id: str, layout: Layout, tokens: Sequence[str]
-    ) -> dict[str, TokenHead]: ...
+    def get_token_heads(self, place: Placement, tokens: Sequence[str]) -> dict[str, TokenHead]: ...
     def get_token_chunks(
-        self, snapshot_id: str, layout: Layout, wanted: Sequence[tuple[str, int]]
-    ) -> dict[tuple[str, int], list[int]]: ...
+        self, place: Placement, wanted: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], list[int]]: ...
 
 
 class Candidates:
@@ -215,13 +213,19 @@ def _open(
 ) -> tuple[dict[str, TokenHead], ReadChunks] | None:
     """q's tokens' heads (one read) and a reader of their chunks; None when a token is in no
     address, so nothing matches."""
-    snapshot = selection.snapshot
-    heads = index.get_token_heads(snapshot.snapshot_id, snapshot.layout, sorted(query.tokens))
+    place = selection.snapshot.placement
+    heads = index.get_token_heads(place, sorted(query.tokens))
     if not query.tokens or len(heads) < len(query.tokens):
         return None
 
     def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
-        return index.get_token_chunks(snapshot.snapshot_id, snapshot.layout, wanted)
+        chunks = {(token, i): heads[token].chunks[i] for token, i in wanted}
+        stored = [(token, chunk.key) for (token, _), chunk in chunks.items() if not chunk.postings]
+        found = index.get_token_chunks(place, stored) if stored else {}
+        return {
+            (token, i): list(chunk.postings) if chunk.postings else found[(token, chunk.key)]
+            for (token, i), chunk in chunks.items()
+        }
 
     return heads, read
 

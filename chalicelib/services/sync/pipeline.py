@@ -43,7 +43,8 @@ class SyncPipeline:
             countries=countries,
             fingerprint=self.fingerprint(target, sources),
             started_at=context.clock.now().isoformat(),
-            street_cells=cells_for(rows, per_cell),
+            # A power of two, as the ledger buckets are (domain/epochs.py).
+            street_cells=1 << (cells_for(rows, per_cell) - 1).bit_length(),
             object_cells=cells_for(rows, claims_per_cell),
             text_cells=cells_for(rows, claims_per_cell),
             **sizes,

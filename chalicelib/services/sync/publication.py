@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 
 from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.epochs import Epoch
 from chalicelib.domain.ordering import StrataCounts
-from chalicelib.domain.published import Layout, PublishedSnapshot
+from chalicelib.domain.published import Layout, Placement, PublishedSnapshot
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
 from chalicelib.services.sync.ports import CatalogWriter, LayoutPolicy, PoolWriter
@@ -35,16 +36,20 @@ def published_snapshot(
     config: PoolConfig,
     published_at: str,
     layout_for: LayoutPolicy,
+    placement: Placement,
+    catalog_shards: int = 0,
 ) -> PublishedSnapshot:
     total = sum(strata)
+    shards = catalog_shards or layout_for(total, locations).shards
     return PublishedSnapshot(
         country=country,
         snapshot_id=snapshot_id,
         published_at=published_at,
         strata=strata,
-        layout=layout_for(total, locations),
+        layout=Layout(buckets=placement.buckets, shards=shards),
         sources=tuple(sorted(set(sources))),
         coverage=compute_coverage(country, total, per_region_code, config.countries[country].coverage),
+        placement=placement,
     )
 
 
@@ -60,7 +65,11 @@ def record_writing(catalog: CatalogWriter, published: PublishedSnapshot) -> None
         published.country,
         published.snapshot_id,
         "writing",
-        {"layout": [layout.buckets, layout.shards], "startedAt": published.published_at},
+        {
+            "layout": [layout.buckets, layout.shards],
+            "startedAt": published.published_at,
+            "epoch": published.placement.epoch,
+        },
     )
 
 
@@ -91,38 +100,63 @@ def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> Publishe
         layout=active.layout,
         sources=active.sources,
         coverage=fresh.coverage,
+        placement=active.placement,
     )
 
 
 def sweep(
     country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, retention: timedelta
 ) -> int:
-    """Delete the items of the country's snapshots that requests may no longer use: those replaced
-    more than `retention` ago (their record stays, `expired`, so a pin on one learns so), and writes
-    abandoned by a sync that died (only once stale, so a concurrent sync's snapshot in progress is
-    left alone; never published, they are forgotten)."""
+    """Delete what requests may no longer use: the catalogs of the country's snapshots replaced
+    more than `retention` ago (their record stays, `expired`, so a pin on one learns so) and of
+    writes abandoned by a sync that died (only once stale, so a concurrent sync's snapshot in
+    progress is left alone; never published, they are forgotten); then every epoch of the pool
+    no kept snapshot and no write in progress uses."""
     deleted = 0
     now = clock.now()
+    used: set[str] = set()
     for snapshot_id, details in catalog.list_snapshots(country):
         state = details.get("state")
-        if snapshot_id == keep or state == "expired" or _in_progress(details, clock):
+        if state == "expired":
             continue
-        if state != "writing":
-            retired_at = details.get("retiredAt")
-            if retired_at is None:  # replaced before retirement was recorded: its time starts now
+        if snapshot_id == keep or _in_progress(details, clock) or not _expired(details, retention, now):
+            if state != "writing" and details.get("retiredAt") is None and snapshot_id != keep:
+                # replaced before retirement was recorded: its time starts now
                 catalog.retire_snapshot(country, snapshot_id, now.isoformat())
-                continue
-            if now - datetime.fromisoformat(str(retired_at)) < retention:
-                continue
+            used.add(_epoch_of(snapshot_id, details))
+            continue
         layout = _layout_of(details)
-        deleted += pool.delete_snapshot(snapshot_id, layout) + catalog.delete_snapshot_catalog(
-            snapshot_id, layout
-        )
+        deleted += catalog.delete_snapshot_catalog(snapshot_id, layout)
+        if _epoch_of(snapshot_id, details) == snapshot_id:  # format 4: the snapshot's own copy
+            deleted += pool.delete_epoch(Epoch(snapshot_id, layout.buckets))
         if state == "writing":
             catalog.forget_snapshot(country, snapshot_id)
         else:
             catalog.expire_snapshot(country, snapshot_id, now.isoformat())
+    for epoch, record in catalog.list_epochs(country).items():
+        began = datetime.fromisoformat(str(record["beganAt"]))
+        if epoch in used or now - began < STALE_WRITE:
+            continue
+        deleted += pool.delete_epoch(Epoch(epoch, int(record["buckets"])))
+        catalog.forget_epoch(country, epoch)
     return deleted
+
+
+def _expired(details: dict[str, object], retention: timedelta, now: datetime) -> bool:
+    """Whether requests may no longer use it: an abandoned write, or retired past the retention."""
+    if details.get("state") == "writing":
+        return True
+    retired_at = details.get("retiredAt")
+    return retired_at is not None and now - datetime.fromisoformat(str(retired_at)) >= retention
+
+
+def _epoch_of(snapshot_id: str, details: dict[str, object]) -> str:
+    """The epoch a snapshot's record names; a snapshot of format 4 (no epoch) held a copy of the
+    pool of its own, under keys that are those of an epoch named as the snapshot."""
+    pointer = details.get("pointer")
+    if isinstance(pointer, dict) and "pl" in pointer:
+        return str(pointer["pl"][0])
+    return str(details.get("epoch", snapshot_id))
 
 
 def _layout_of(details: dict[str, object]) -> Layout:

@@ -33,6 +33,10 @@ class CountryOutcome:
     locations: int = 0
     items_written: int = 0
     items_deleted: int = 0
+    # Against the snapshot the run's generation appends to: addresses stored already, new, removed.
+    kept: int = 0
+    added: int = 0
+    removed: int = 0
     error: str | None = None
 
     @classmethod
@@ -141,6 +145,9 @@ _OUTCOME_FIELDS = {  # CountryOutcome's fields as stored
     "locations": "locations",
     "items_written": "itemsWritten",
     "items_deleted": "itemsDeleted",
+    "kept": "kept",
+    "added": "added",
+    "removed": "removed",
     "error": "error",
 }
 

@@ -73,20 +73,21 @@ class Shard:
     end: int
 
 
-def cell_starts(counts: Sequence[int]) -> list[int]:
-    """Each cell's first ordinal: the sum of the sizes of the cells before it."""
-    starts, total = [], 0
+def cell_starts(counts: Sequence[int], first: int = 0) -> list[int]:
+    """Each cell's first ordinal: `first` and the sum of the sizes of the cells before it."""
+    starts, total = [], first
     for count in counts:
         starts.append(total)
         total += count
     return starts
 
 
-def shards_of(cells: Sequence[SortedCell], shard_rows: int) -> list[Shard]:
-    """Cells in snapshot order, cut every `shard_rows` rows at the offsets their sort recorded."""
+def shards_of(cells: Sequence[SortedCell], shard_rows: int, first_slot: int = 0) -> list[Shard]:
+    """Cells in snapshot order from `first_slot` on, cut every `shard_rows` rows at the offsets
+    their sort recorded."""
     ordered = sorted(cells, key=lambda c: (c.key, c.part))
     found = []
-    for cell, start in zip(ordered, cell_starts([c.count for c in ordered]), strict=True):
+    for cell, start in zip(ordered, cell_starts([c.count for c in ordered], first_slot), strict=True):
         for index in range(len(cell.offsets) - 1):
             first = index * shard_rows
             rows = min(shard_rows, cell.count - first)

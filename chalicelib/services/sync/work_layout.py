@@ -24,6 +24,7 @@ from typing import Literal
 JOB = "job.json"
 FINISHED = "finished.json"
 SPLITTERS = "splitters.json"
+LINEAGES = "lineages.json"  # per country: the epoch and generation the run writes
 
 Mapped = Literal["rows", "objects"]
 
@@ -110,3 +111,17 @@ def postings(country: str, partition: int, first_ordinal: int) -> str:
 
 def postings_prefix(country: str, partition: int) -> str:
     return f"postings/{country}/{partition:04d}/"
+
+
+def born(country: str, order_cell: str, street_cell: int) -> str:
+    """The ids of a street cell's rows new to the epoch, of one part of an order cell."""
+    return f"born/{country}/{order_cell}/{street_cell:05d}.lines"
+
+
+def born_prefix(country: str, order_cell: str) -> str:
+    return f"born/{country}/{order_cell}/"
+
+
+def born_locations(country: str, order_cell: str) -> str:
+    """The locations of a part's rows new to the epoch, indexed over those rows alone."""
+    return f"born-locations/{country}/{order_cell}.jsonl"

@@ -44,8 +44,7 @@ def index_partition(context: RunContext, item: IndexItem) -> Indexed:
         for line in context.work.read_lines(key):
             token, ordinals = line.split("\t")
             merged.setdefault(token, []).extend(int(o) for o in ordinals.split(","))
-    published = country_plan(context, country).published(context)
-    indexed = context.pool.put_text_index(published.snapshot_id, published.layout, merged)
+    indexed = context.pool.put_text_index(country_plan(context, country).writing, merged)
     return Indexed(country=country, partition=partition, indexed=indexed)
 
 

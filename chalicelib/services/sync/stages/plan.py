@@ -1,20 +1,26 @@
-"""plan: per country, place the sorted parts (prefix sums), merge their locations, name the
-snapshot by its content, write its catalog, and cut the pool's items into write shards."""
+"""plan: per country, name the snapshot by its content; place the rows new to the epoch on slots
+the epoch hands out (prefix sums of the parts' new rows); merge the parts' locations and give them
+their slots (the parent snapshot's, then the new ones); write the catalog, and cut the new rows
+into write shards. A content the active snapshot has is `unchanged`; one a kept snapshot has is
+published again as it was stored (its pins and seeds unchanged), nothing written."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 from pydantic import Field
 
 from chalicelib.domain.codecs import location_from_doc
 from chalicelib.domain.digests import content_id
 from chalicelib.domain.directories import build_directories
-from chalicelib.domain.location_index import Location, merge_locations, shift_locations
-from chalicelib.domain.published import PublishedSnapshot
+from chalicelib.domain.epochs import Epoch, Generation
+from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
+from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, min_share
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.generations import lineages
 from chalicelib.services.sync.job import Runner, runner_for
 from chalicelib.services.sync.publication import published_snapshot, record_writing
 from chalicelib.services.sync.sharding import Shard, SortedCell, cell_starts, shards_of
@@ -43,6 +49,20 @@ class CountryPlan(TaskResult):
     locations: int
     published_at: str
     incomplete: dict[str, int]
+    epoch: str = ""
+    buckets: int = 1
+    segments: list[tuple[str, int, int, int, int, int]] = Field(default_factory=list)  # tag, start, strata
+    catalog_shards: int = 0  # the catalog's shards, where they were written before (else from `locations`)
+    min_share: float = 1.0  # Placement.min_share
+
+    @property
+    def placement(self) -> Placement:
+        segments = tuple(Segment(g[0], g[1], (g[2], g[3], g[4], g[5])) for g in self.segments)
+        return Placement(self.epoch, self.buckets, segments, self.min_share)
+
+    @property
+    def writing(self) -> Generation:
+        return Generation(Epoch(self.epoch, self.buckets), self.segments[-1][0])
 
     def published(self, context: RunContext) -> PublishedSnapshot:
         return published_snapshot(
@@ -55,12 +75,17 @@ class CountryPlan(TaskResult):
             config=context.config,
             published_at=self.published_at,
             layout_for=context.layout_for,
+            placement=self.placement,
+            catalog_shards=self.catalog_shards,
         )
 
 
 class Planned(TaskResult):
     country: str
     empty: bool = False
+    again: bool = False  # a kept snapshot's content: published again as stored
+    appended: bool = False  # a new generation: its catalog written, its new rows planned
+    born: int = 0  # rows new to the epoch, written by the shards
     catalog_items: int = 0
     shards: list[Shard] = Field(default_factory=list)
 
@@ -78,13 +103,22 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
     parts = sorted_parts(context, country)
     if not parts:
         return Planned(country=country, empty=True)
-    locations: dict[str, Location] = {}
-    for part, start in zip(parts, cell_starts([p.count for p in parts]), strict=True):
-        found = [
-            location_from_doc(json.loads(line))
-            for line in context.work.read_lines(keys.locations(country, part.name))
-        ]
-        merge_locations(locations, shift_locations(found, start))
+    country_plan = _content(context, country, parts)
+    active = context.catalog.active_snapshot(country)
+    kept = context.catalog.snapshot_record(country, country_plan.snapshot_id)
+    planned = Planned(country=country)
+    if active and active.snapshot_id == country_plan.snapshot_id:
+        _place_as(country_plan, active)
+    elif kept and kept.published and kept.state in ("published", "retired"):
+        _place_as(country_plan, kept.published)
+        planned.again = True
+    else:
+        planned = _place_new(context, country_plan, parts)
+    context.work.write_json(keys.plan(country), country_plan.model_dump(mode="json"))
+    return planned
+
+
+def _content(context: RunContext, country: str, parts: list[SortedPart]) -> CountryPlan:
     strata = [0, 0, 0, 0]
     per_region: Counter[str] = Counter()
     sources: set[str] = set()
@@ -94,31 +128,80 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
         per_region.update(part.regions)
         sources.update(part.sources)
         incomplete.update(part.incomplete)
-    country_plan = CountryPlan(
+    return CountryPlan(
         country=country,
         snapshot_id=content_id(country, cell_digests(parts)),
         strata=(strata[0], strata[1], strata[2], strata[3]),
         sources=sorted(sources),
         regions=dict(per_region),
-        locations=len(locations),
+        locations=0,
         published_at=context.clock.now().isoformat(),
         incomplete=dict(incomplete.most_common()),
     )
+
+
+def _place_as(country_plan: CountryPlan, stored: PublishedSnapshot) -> None:
+    """The plan of a content stored already: where it is stored."""
+    _place(country_plan, stored.placement)
+    country_plan.catalog_shards = stored.layout.shards
+
+
+def _place(country_plan: CountryPlan, place: Placement) -> None:
+    country_plan.epoch, country_plan.buckets = place.epoch, place.buckets
+    country_plan.segments = [(g.generation, g.start, *g.strata) for g in place.segments]
+    country_plan.min_share = place.min_share
+
+
+def _place_new(context: RunContext, country_plan: CountryPlan, parts: list[SortedPart]) -> Planned:
+    """A new generation: slots for its new rows, its catalog written, its write shards."""
+    country, catalog = country_plan.country, context.catalog
+    lineage = lineages(context)[country]
+    born_strata = [sum(p.born[s] for p in parts) for s in range(4)]
+    born = sum(born_strata)
+    start = catalog.allocate_slots(country, lineage.epoch, born)
+    parent = catalog.snapshot_record(country, lineage.parent) if lineage.parent else None
+    before: list[Segment] = []
+    kept: dict[str, Location] = {}
+    if parent is not None and parent.published is not None:
+        before = list(parent.published.placement.segments)
+        kept = {loc.id: loc for loc in catalog.all_locations(parent.snapshot_id, parent.published.layout)}
+    segment = Segment(
+        lineage.generation, start, (born_strata[0], born_strata[1], born_strata[2], born_strata[3])
+    )
+    _place(country_plan, Placement(lineage.epoch, lineage.buckets, (*before, segment)))
+    live = _locations(context, parts, keys.locations, [p.count for p in parts], 0)
+    new = _locations(context, parts, keys.born_locations, [sum(p.born) for p in parts], start)
+    locations = list(place_generation(live, kept, new).values())
+    country_plan.locations = len(locations)
+    country_plan.min_share = min_share(span for location in locations for span in location.spans)
     published = country_plan.published(context)
-    active = context.catalog.active_snapshot(country)
-    planned = Planned(country=country)
-    if not (active and active.snapshot_id == published.snapshot_id):
-        record_writing(context.catalog, published)
-        values = list(locations.values())
-        catalog = context.catalog
-        planned.catalog_items = catalog.put_locations(published.snapshot_id, published.layout, values)
-        planned.catalog_items += catalog.put_directories(
-            published.snapshot_id, published.layout, build_directories(values)
-        )
-        cells = [SortedCell(p.key, p.name, p.count, tuple(p.offsets), p.part) for p in parts]
-        planned.shards = shards_of(cells, context.job.shard_rows)
-    context.work.write_json(keys.plan(country), country_plan.model_dump(mode="json"))
+    record_writing(catalog, published)
+    planned = Planned(country=country, appended=True, born=born)
+    planned.catalog_items = catalog.put_locations(published.snapshot_id, published.layout, locations)
+    planned.catalog_items += catalog.put_directories(
+        published.snapshot_id, published.layout, build_directories(locations)
+    )
+    cells = [SortedCell(p.key, p.name, sum(p.born), tuple(p.offsets), p.part) for p in parts]
+    planned.shards = shards_of(cells, context.job.shard_rows, start)
     return planned
+
+
+def _locations(
+    context: RunContext,
+    parts: list[SortedPart],
+    file: Callable[[str, str], str],
+    counts: list[int],
+    first: int,
+) -> dict[str, Location]:
+    """The parts' locations (each indexed from 0 over its rows) placed one after another from `first`."""
+    merged: dict[str, Location] = {}
+    for part, start in zip(parts, cell_starts(counts, first), strict=True):
+        found = [
+            location_from_doc(json.loads(line))
+            for line in context.work.read_lines(file(part.country, part.name))
+        ]
+        merge_locations(merged, shift_locations(found, start))
+    return merged
 
 
 def country_plan(context: RunContext, country: str) -> CountryPlan:

@@ -12,6 +12,7 @@ from chalicelib.services.sync.report import CountryOutcome, SyncReport
 from chalicelib.services.sync.stages.base import CountryItem, Stage, Tallied, TaskResult
 from chalicelib.services.sync.stages.index import indexed, items_of
 from chalicelib.services.sync.stages.plan import country_plan, planned
+from chalicelib.services.sync.stages.route import compared_rows
 from chalicelib.services.sync.stages.write import written
 
 TALLIED_STAGES = ("map", "dedupe", "route")  # the stages whose results carry rows' tallies
@@ -40,12 +41,14 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     )
     pool_items = sum(w.written for w in written(context, country))
     index_parts = indexed(context, country)
+    compared = compared_rows(context, country)
     outcome.items_written = pool_items + sum(i.indexed for i in index_parts) + shards.catalog_items
+    if shards.appended:  # a new generation: its ledger and removals count too
+        outcome.items_written += compared[3]
+    outcome.kept, outcome.added, outcome.removed = compared[0], compared[1], compared[2]
     try:
-        if pool_items != 2 * published.count * bool(shards.shards):
-            raise PublishConflict(
-                f"{country}: {pool_items} pool items written, {2 * published.count} planned"
-            )
+        if pool_items != 2 * shards.born:
+            raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
         if len(index_parts) != len(items_of(context, country)):
             raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
         active = context.catalog.active_snapshot(country)

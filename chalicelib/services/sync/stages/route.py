@@ -1,27 +1,46 @@
 """route: per street cell, the survivors of both rounds go out by (country, stratum, region)
-order cell and part."""
+order cell and part; and each country's rows are compared with what its active snapshot serves
+(the epoch's ledger, by street): the new ones are recorded in the ledger and named for the sort,
+the removed ones recorded and tagged on their items (generations.py)."""
 
 from __future__ import annotations
 
 import json
+import zlib
+from collections import Counter
 
+from pydantic import Field
+
+from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.codecs import address_to_doc
+from chalicelib.domain.epochs import LedgerEntry, buckets_of_cell, ledger_buckets
 from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Tallies, leave
 from chalicelib.services.sync.context import RunContext
-from chalicelib.services.sync.dedupe import MergeReason
+from chalicelib.services.sync.dedupe import MergeReason, street_key
+from chalicelib.services.sync.generations import Comparison, Lineage, compare, lineages, record_lineages
 from chalicelib.services.sync.sharding import order_cell_name, part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
 from chalicelib.services.sync.task_files import row_of
 
+Part = tuple[str, CellKey, int]  # (country, order cell, part)
+
 
 class Routed(Tallied):
     cells: list[tuple[str, tuple[int, str], int]]  # (country, order cell, part) this cell fed
+    compared: dict[str, list[int]] = Field(
+        default_factory=dict
+    )  # per country: rows kept, new, removed; items written
 
 
 def plan(context: RunContext) -> list[CellItem]:
+    rows: Counter[str] = Counter()
+    for cell in range(context.job.street_cells):
+        for country, _, count, _ in context.work.read_json(keys.samples(cell)):
+            rows[country] += count
+    record_lineages(context, dict(rows))
     return [CellItem(cell=c) for c in range(context.job.street_cells)]
 
 
@@ -29,7 +48,7 @@ def route_cell(context: RunContext, item: CellItem) -> Routed:
     work, job, cell, split = context.work, context.job, item.cell, cuts(context)
     losers = {(s[0], s[1]) for key in work.keys(keys.same_text_prefix(cell)) for s in work.read_json(key)}
     tallies = Tallies()
-    routed: dict[tuple[str, CellKey, int], list[str]] = {}
+    routed: dict[Part, list[PublishedAddress]] = {}
     for line in work.read_lines(keys.kept(cell)):
         row = row_of(line)
         if row.seq in losers:
@@ -38,11 +57,63 @@ def route_cell(context: RunContext, item: CellItem) -> Routed:
             country, key = row.address.country, cell_of(row.address)
             found = split.get((country, key))
             part = part_of(found, order_key(row.address)) if found else 0
-            line = json.dumps(address_to_doc(row.address), ensure_ascii=False)
-            routed.setdefault((country, key, part), []).append(line)
-    for (country, key, part), lines in routed.items():
+            routed.setdefault((country, key, part), []).append(row.address)
+    for (country, key, part), addresses in routed.items():
+        lines = (json.dumps(address_to_doc(a), ensure_ascii=False) for a in addresses)
         work.write_lines(keys.order(country, order_cell_name(key, part), cell), lines)
-    return Routed(tallies=Tallied.counts(tallies), cells=sorted(routed))
+    compared = {
+        country: _compare(context, lineage, cell, {p: a for p, a in routed.items() if p[0] == country})
+        for country, lineage in lineages(context).items()
+    }
+    return Routed(tallies=Tallied.counts(tallies), cells=sorted(routed), compared=compared)
+
+
+def _compare(
+    context: RunContext, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
+) -> list[int]:
+    """Compare the cell's rows of one country with the parent's; record and name what changed."""
+    pool, cells = context.pool, context.job.street_cells
+    buckets = ledger_buckets(lineage.buckets)
+    epoch = lineage.writing.epoch
+    pages = (
+        [p for b in buckets_of_cell(cell, cells, buckets) for p in pool.ledger(epoch, b)]
+        if lineage.parent
+        else []
+    )
+    rows = [(a, _street(a)) for addresses in parts.values() for a in addresses]
+    found = compare(lineage, rows, pages, frozenset(lineage.parent_generations), cell, cells)
+    written = _record(context, lineage, found, buckets)
+    if lineage.parent:
+        for (country, key, part), addresses in parts.items():
+            born = [a.id for a in addresses if a.id in found.born_ids]
+            context.work.write_lines(keys.born(country, order_cell_name(key, part), cell), born)
+    return [found.kept, len(found.born), len(found.removed), written]
+
+
+def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: int) -> int:
+    """The ledger pages of what changed, by bucket; the removed addresses' items tagged."""
+    by_bucket: dict[int, tuple[list[LedgerEntry], list[LedgerEntry]]] = {}
+    for entry in found.born:
+        by_bucket.setdefault(entry.street % buckets, ([], []))[0].append(entry)
+    for entry in found.removed:
+        by_bucket.setdefault(entry.street % buckets, ([], []))[1].append(entry)
+    writing = lineage.writing
+    written = sum(context.pool.put_ledger(writing, b, born, gone) for b, (born, gone) in by_bucket.items())
+    return written + (context.pool.mark_removed(writing, found.removed) if found.removed else 0)
+
+
+def _street(address: PublishedAddress) -> int:
+    """The hash that places the address's street in a street cell (map_sources.py)."""
+    return zlib.crc32("|".join(street_key(address)).encode())
+
+
+def compared_rows(context: RunContext, country: str) -> list[int]:
+    """The country's rows kept, new and removed, and the ledger items written, over every cell."""
+    totals = [0, 0, 0, 0]
+    for routed in context.results(STAGE.name, Routed):
+        for i, n in enumerate(routed.compared.get(country, [0, 0, 0, 0])):
+            totals[i] += n
+    return totals
 
 
 STAGE = Stage("route", CellItem, Routed, plan, route_cell)

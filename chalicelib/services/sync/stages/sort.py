@@ -1,5 +1,7 @@
 """sort: per part of an order cell, its rows in snapshot order (an external merge sort: memory
-holds `sort_chunk` rows), digested, and its locations indexed as if it started at ordinal 0."""
+holds `sort_chunk` rows), digested, and its locations indexed as if it started at ordinal 0; its
+rows new to the epoch (route.py named them; all of them in a new epoch) written out in that order,
+with their own locations, for the write stage."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from collections.abc import Iterator
 from chalicelib.domain.codecs import address_to_doc, location_to_doc
 from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.location_index import LocationIndex
+from chalicelib.domain.ordering import stratum_of
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.generations import lineages
 from chalicelib.services.sync.sharding import order_cell_name
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.route import STAGE as ROUTE
@@ -37,8 +41,9 @@ class SortedPart(TaskResult):
     part: int
     name: str
     digest: str
-    offsets: list[int]  # byte offsets of lines 0, shard_rows, 2·shard_rows… and the end
+    offsets: list[int]  # byte offsets of the new rows' lines 0, shard_rows, 2·shard_rows… and the end
     count: int
+    born: tuple[int, int, int, int] = (0, 0, 0, 0)  # rows new to the epoch (written out), per stratum
     regions: dict[str, int]
     incomplete: dict[str, int]
     sources: list[str]
@@ -52,20 +57,24 @@ def plan(context: RunContext) -> list[SortItem]:
 def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
     work, country, name = context.work, item.country, item.cell
     inputs = work.keys(keys.order_prefix(country, name))
-    digest, index, stats = CellDigest(), LocationIndex(), CellStats()
+    digest, index, born_index, stats = CellDigest(), LocationIndex(), LocationIndex(), CellStats()
+    born = _born(context, country, name)
+    born_strata = [0, 0, 0, 0]
 
     def lines() -> Iterator[str]:
         for address in sorted_addresses(work, inputs, context.job.sort_chunk):
             digest.add(address)
             index.add(address)
             stats.add(address)
-            yield json.dumps(address_to_doc(address), ensure_ascii=False)
+            if born is None or address.id in born:
+                born_index.add(address)
+                born_strata[stratum_of(address)] += 1
+                yield json.dumps(address_to_doc(address), ensure_ascii=False)
 
     offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=context.job.shard_rows)
-    work.write_lines(
-        keys.locations(country, name),
-        (json.dumps(location_to_doc(loc), ensure_ascii=False) for loc in index.locations.values()),
-    )
+    for key, found in ((keys.locations, index), (keys.born_locations, born_index)):
+        docs = (json.dumps(location_to_doc(loc), ensure_ascii=False) for loc in found.locations.values())
+        work.write_lines(key(country, name), docs)
     return SortedPart(
         country=country,
         key=item.key,
@@ -74,10 +83,19 @@ def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
         digest=digest.hexdigest(),
         offsets=offsets,
         count=stats.count,
+        born=(born_strata[0], born_strata[1], born_strata[2], born_strata[3]),
         regions=dict(stats.regions),
         incomplete=dict(stats.incomplete),
         sources=sorted(stats.sources),
     )
+
+
+def _born(context: RunContext, country: str, name: str) -> set[str] | None:
+    """The ids of the part's rows new to the epoch; None when all are (a new epoch)."""
+    if not lineages(context)[country].parent:
+        return None
+    work = context.work
+    return {line for key in work.keys(keys.born_prefix(country, name)) for line in work.read_lines(key)}
 
 
 def sorted_parts(context: RunContext, country: str) -> list[SortedPart]:

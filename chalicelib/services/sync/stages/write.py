@@ -1,5 +1,5 @@
-"""write: per shard, one ordinal range of a country's pool items; its tokens' postings go out by
-index partition for the index stage to merge."""
+"""write: per shard, one slot range of a country's pool items (rows new to the epoch); its tokens'
+postings go out by index partition for the index stage to merge."""
 
 from __future__ import annotations
 
@@ -39,19 +39,17 @@ def plan(context: RunContext) -> list[WriteItem]:
 def write_shard(context: RunContext, item: WriteItem) -> Written:
     country, shard = item.country, item.shard
     plan_of = country_plan(context, country)
-    published = plan_of.published(context)
     addresses = [
         address_from_doc(json.loads(line))
         for line in context.work.read_lines(keys.sorted_part(country, shard.cell), shard.start, shard.end)
     ]
     if len(addresses) != shard.rows:
         raise ValueError(f"shard of {shard.cell} read {len(addresses)} rows, planned {shard.rows}")
-    written = context.pool.put_addresses(
-        published.snapshot_id, published.layout, addresses, shard.first_ordinal
-    )
-    partitions = index_partitions(published.count)
+    placed = list(enumerate(addresses, start=shard.first_ordinal))
+    written = context.pool.put_addresses(plan_of.writing, placed)
+    partitions = index_partitions(sum(plan_of.strata))
     by_partition: dict[int, list[str]] = {}
-    for token, ordinals in postings(enumerate(addresses, start=shard.first_ordinal)).items():
+    for token, ordinals in postings(placed).items():
         line = f"{token}\t{','.join(map(str, ordinals))}"
         by_partition.setdefault(partition_of(token, partitions), []).append(line)
     for partition, lines in by_partition.items():

@@ -1,6 +1,7 @@
 """The catalog table: one PynamoDB model, one module per concept it holds.
 
 - snapshots.py: per country the published pointer and the snapshot records
+- epochs.py: per country the pool's epochs and their slot counters
 - sync_report.py: the last sync's report
 - locations.py, directories.py: per snapshot the location catalog (locations by id, a value
   index, and the children of each parent in name order)
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from chalicelib.storage.dynamodb.catalog._table import shards_for
 from chalicelib.storage.dynamodb.catalog.directories import DirectoryRecords
+from chalicelib.storage.dynamodb.catalog.epochs import EpochRecords
 from chalicelib.storage.dynamodb.catalog.locations import LocationRecords
 from chalicelib.storage.dynamodb.catalog.snapshots import SnapshotRecords
 from chalicelib.storage.dynamodb.catalog.sync_report import SyncReportRecord
@@ -18,5 +20,5 @@ from chalicelib.storage.dynamodb.catalog.sync_report import SyncReportRecord
 __all__ = ["CatalogStore", "shards_for"]
 
 
-class CatalogStore(SnapshotRecords, SyncReportRecord, LocationRecords, DirectoryRecords):
+class CatalogStore(SnapshotRecords, EpochRecords, SyncReportRecord, LocationRecords, DirectoryRecords):
     """Verbs on the catalog table."""

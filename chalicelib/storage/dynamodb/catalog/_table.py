@@ -11,7 +11,7 @@ import math
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
-from pynamodb.attributes import BinaryAttribute, UnicodeAttribute
+from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
@@ -29,6 +29,7 @@ class CatalogItem(Model):
     doc = UnicodeAttribute()
     snapshot = UnicodeAttribute(null=True)  # on pointers: the active id, for conditional publishing
     blob = BinaryAttribute(null=True, legacy_encoding=False)  # on directory blocks: the entries
+    counter = NumberAttribute(null=True)  # on epochs: the slots handed out
 
 
 def shards_for(location_count: int) -> int:

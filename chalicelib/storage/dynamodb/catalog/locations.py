@@ -14,7 +14,12 @@ from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
 from chalicelib.domain.published import Layout
 from chalicelib.storage.dynamodb._dynamo import storage_errors
-from chalicelib.storage.dynamodb.catalog._table import CatalogItem, CatalogTable, snapshot_partition
+from chalicelib.storage.dynamodb.catalog._table import (
+    CatalogItem,
+    CatalogTable,
+    snapshot_partition,
+    snapshot_partitions,
+)
 
 
 def _value_hash(kind: LocationType, text: str) -> str:
@@ -49,6 +54,15 @@ class LocationRecords(CatalogTable):
             except self._model.DoesNotExist:
                 return None
         return location_from_doc(loads(item.doc))
+
+    def all_locations(self, snapshot_id: str, layout: Layout) -> list[Location]:
+        """Every location of a snapshot (what the next generation's catalog starts from)."""
+        with storage_errors(self.table_name):
+            return [
+                location_from_doc(loads(item.doc))
+                for pk in snapshot_partitions(snapshot_id, layout.shards)
+                for item in self._model.query(pk, self._model.sk.startswith("LOC#"))
+            ]
 
     def find_location_ids(
         self, snapshot_id: str, layout: Layout, kind: LocationType, value: str

@@ -12,7 +12,7 @@ from typing import Any
 from pynamodb.exceptions import PutError
 
 from chalicelib.domain.codecs import coverage_from_doc, coverage_to_doc, dumps, loads
-from chalicelib.domain.published import Layout, PublishedSnapshot, SnapshotRecord
+from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, Segment, SnapshotRecord
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import delete_partitions, is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.catalog._table import CatalogTable, snapshot_partitions
@@ -126,6 +126,12 @@ def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
         "s": s.layout.shards,
         "src": list(s.sources),
         "cov": coverage_to_doc(s.coverage),
+        "pl": [
+            s.placement.epoch,
+            s.placement.buckets,
+            [[g.generation, g.start, *g.strata] for g in s.placement.segments],
+            s.placement.min_share,
+        ],
     }
 
 
@@ -138,4 +144,15 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
         layout=Layout(buckets=doc["b"], shards=doc["s"]),
         sources=tuple(doc["src"]),
         coverage=coverage_from_doc(country, doc["cov"]),
+        placement=_placement_of(doc),
+    )
+
+
+def _placement_of(doc: dict[str, Any]) -> Placement:
+    if "pl" not in doc:  # format 4: the snapshot's own copy, at the keys of an epoch named as it
+        strata = (doc["k"][0], doc["k"][1], doc["k"][2], doc["k"][3])
+        return Placement(doc["id"], doc["b"], (Segment(doc["id"], 0, strata),), appendable=False)
+    epoch, buckets, segments, share = doc["pl"]
+    return Placement(
+        epoch, buckets, tuple(Segment(g[0], g[1], (g[2], g[3], g[4], g[5])) for g in segments), share
     )

@@ -1,0 +1,37 @@
+"""Per country the epochs of its pool (storage/dynamodb/pool.py): each with its partitions and the
+counter that hands out its slots, so two syncs appending to one epoch never write the same slot.
+
+Key:
+  EPOCHS#<CC>    | <epoch>    buckets, when it began, and `counter`: the slots handed out"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chalicelib.domain.codecs import dumps, loads
+from chalicelib.storage.dynamodb._dynamo import storage_errors
+from chalicelib.storage.dynamodb.catalog._table import CatalogTable
+
+
+class EpochRecords(CatalogTable):
+    def begin_epoch(self, country: str, epoch: str, buckets: int, began_at: str) -> None:
+        """A new epoch, before any of its items is written (so the sweep knows of it)."""
+        doc = dumps({"buckets": buckets, "beganAt": began_at})
+        with storage_errors(self.table_name):
+            self._model(f"EPOCHS#{country}", epoch, doc=doc, counter=0).save()
+
+    def allocate_slots(self, country: str, epoch: str, count: int) -> int:
+        """The first of `count` slots no other generation of the epoch holds (an atomic add)."""
+        item = self._model(f"EPOCHS#{country}", epoch)
+        with storage_errors(self.table_name):
+            item.update(actions=[self._model.counter.add(count)])
+        return int(item.counter or 0) - count
+
+    def list_epochs(self, country: str) -> dict[str, dict[str, Any]]:
+        """The country's epochs, each with its buckets and when it began."""
+        with storage_errors(self.table_name):
+            return {i.sk: loads(i.doc) for i in self._model.query(f"EPOCHS#{country}")}
+
+    def forget_epoch(self, country: str, epoch: str) -> None:
+        with storage_errors(self.table_name):
+            self._model(f"EPOCHS#{country}", epoch).delete()
