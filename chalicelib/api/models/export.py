@@ -69,12 +69,13 @@ class ExportData(ApiModel):
     page_size: int
     """Addresses per page"""
     total: int = Field(
-        description="Addresses the whole export walks through: every match of the filters (with Han, "
-        "kana or Hangul in q, the candidates holding all its characters, a few of which a page may "
-        "leave out)"
+        description="Addresses the whole export walks through: every match of the filters (with q, "
+        "the candidates holding all its words and characters, a few of which a page may leave out)"
     )
-    pages: int
-    """Pages of this size in the whole export"""
+    pages: int = Field(
+        description="Pages of this size in the whole export; a page may hold fewer than pageSize, so "
+        "follow nextPage to the end rather than counting addresses"
+    )
     next_page: int | None = Field(description="The next page's number; null on the last page")
     returned_count: int
     """Addresses on this page"""
