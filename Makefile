@@ -27,7 +27,7 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: browser install run token aws-token test test-fast lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
+.PHONY: browser install run token aws-token test test-fast lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -150,6 +150,9 @@ bench-sync: install
 
 bench-sync-scale: install
 	$(BIN)/python -m bench.sync_scale
+
+bench-snapshots: install
+	$(BIN)/python -m bench.snapshots
 
 bench-generate: install
 	$(BIN)/python -m bench.generate
