@@ -36,7 +36,8 @@ def _as_format_4(wired: deps.Dependencies, country: str) -> str:
     """Rewrite the country's one-generation snapshot as format 4 wrote it; its id."""
     db, settings = boto3.client("dynamodb"), wired.settings
     active = wired.stores.catalog.active_snapshot(country)
-    assert active is not None and len(active.placement.segments) == 1
+    assert active is not None
+    assert len(active.placement.segments) == 1
     snapshot, epoch = active.snapshot_id, active.placement.epoch
     for item in _items(settings.pool_table):
         kind, _, rest = item["pk"]["S"].partition("#")
