@@ -40,6 +40,9 @@ def test_sync_publishes_and_the_reports_agree(
     report = sync(dependencies, write_manifest(tmp_path, SMALL))
     counts = {code: o.addresses for code, o in report.countries.items() if o.status == "published"}
     assert counts == {"NL": 8, "IS": 15, "IT": 19, "AD": 3}
+    catalog = dependencies.stores.catalog
+    assert [len(catalog.list_epochs(code)) for code in counts] == [1, 1, 1, 1]
+    assert catalog.list_epochs("US") == {}  # enabled, but no rows: no epoch begun
     for tally in report.sources.values():
         assert tally.read == tally.kept + sum(tally.dropped.values())
 

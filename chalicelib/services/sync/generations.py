@@ -79,10 +79,13 @@ def choose(context: RunContext, country: str, rows: int) -> Lineage:
 
 
 def record_lineages(context: RunContext, rows: dict[str, int]) -> None:
-    """Decide each country's lineage once: a rerun of the run keeps what was decided."""
+    """Decide the lineage of each country with rows once: a rerun of the run keeps what was
+    decided. A country with none publishes nothing, so it begins no epoch."""
     if context.work.exists(keys.LINEAGES):
         return
-    chosen = [choose(context, c, rows.get(c, 0)).model_dump(mode="json") for c in context.job.countries]
+    chosen = [
+        choose(context, c, rows[c]).model_dump(mode="json") for c in context.job.countries if rows.get(c)
+    ]
     context.work.write_json(keys.LINEAGES, chosen)
 
 
