@@ -13,7 +13,7 @@ pool and catalog tables hold and what the sync added; the DynamoDB reads per see
 the changed snapshot (current and pinned); and what the sweep deletes once the first epoch's
 snapshots are past the retention. A copy per snapshot would add the first sync's pool every time.
 
-    .venv/bin/python -m bench.snapshots
+    .venv/bin/python -m bench.snapshots [SOURCE ID]    (a GeoJSON-lines source; default IS's register)
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import gzip
 import json
 import platform
 import random
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -65,8 +66,9 @@ class Size:
         return f"{self.items:>9,} items {self.bytes / 1e6:>8.2f} MB"
 
 
-def main() -> list[str]:
-    entry = next(e for e in json.loads(SHARED_MANIFEST.read_text()) if e["id"] == SOURCE)
+def main(source: str = SOURCE) -> list[str]:
+    entry = next(e for e in json.loads(SHARED_MANIFEST.read_text()) if e["id"] == source)
+    country = entry["country"]
     rows = _rows(SHARED_MANIFEST.parent / entry["files"][0])
     chosen = random.Random(29).sample(range(len(rows)), len(rows) // 100)
     half = len(chosen) // 2
@@ -78,7 +80,7 @@ def main() -> list[str]:
     }
     clock = LaterClock()
     lines = [
-        f"{SOURCE}: {len(rows):,} rows; DynamoDB Local (in memory), {platform.machine()}, "
+        f"{source}: {len(rows):,} rows; DynamoDB Local (in memory), {platform.machine()}, "
         f"CPython {platform.python_version()}"
     ]
     with tempfile.TemporaryDirectory() as folder, RequestCounter() as counter, local_engine() as engine:
@@ -97,7 +99,7 @@ def main() -> list[str]:
             report = _sync(wired, manifests[name])
             seconds = time.perf_counter() - started
             after = _sizes(client, wired.settings)
-            outcome = report.countries["IS"]
+            outcome = report.countries[country]
             lines.extend(
                 [
                     f"{label}: {outcome.status}, {outcome.addresses:,} addresses "
@@ -111,11 +113,11 @@ def main() -> list[str]:
             return report
 
         step("sync A (first: a new epoch)", "A")
-        pinned = _active_id(wired)
+        pinned = _active_id(wired, country)
         step("sync A again (no change)", "A")
         step("sync B (1% changed)", "B")
         deps.use(deps.build(wired.settings, clock))
-        lines += _reads_per_generate(counter, wired, pinned)
+        lines += _reads_per_generate(counter, wired, country, pinned)
         step("sync H (half the register)", "H")
         step("sync F (the whole register: a new epoch)", "F")
         clock.offset = timedelta(days=wired.settings.snapshot_retention_days + 1)
@@ -124,7 +126,7 @@ def main() -> list[str]:
         report = _sync(wired, manifests["F"])
         seconds = time.perf_counter() - started
         after = _sizes(client, wired.settings)
-        deleted = report.countries["IS"].items_deleted
+        deleted = report.countries[country].items_deleted
         lines += [
             f"sync F again {wired.settings.snapshot_retention_days + 1} days later: the sweep deletes "
             f"{deleted:,} items (A, B and H past the retention: their catalogs and the first epoch) "
@@ -155,23 +157,25 @@ def _sync(wired: deps.Dependencies, manifest: Path) -> SyncReport:
     return report
 
 
-def _active_id(wired: deps.Dependencies) -> str:
-    active = wired.stores.catalog.active_snapshot("IS")
+def _active_id(wired: deps.Dependencies, country: str) -> str:
+    active = wired.stores.catalog.active_snapshot(country)
     assert active is not None
     return active.snapshot_id
 
 
-def _reads_per_generate(counter: RequestCounter, wired: deps.Dependencies, pinned: str) -> list[str]:
+def _reads_per_generate(
+    counter: RequestCounter, wired: deps.Dependencies, country: str, pinned: str
+) -> list[str]:
     """DynamoDB reads per seeded generate, warm: on the changed snapshot (two generations, 0.5% of
     its slots no longer served) and pinned on the first."""
     auth = bench_auth(wired, "generate")
     client = Client(app)
     found = []
     for label, extra in (("current (B)", ""), ("pinned (A)", f"&snapshot={pinned}")):
-        client.http.get(f"/api/v1/generate?country=IS&seed=warm{extra}", headers=auth)
+        client.http.get(f"/api/v1/generate?country={country}&seed=warm{extra}", headers=auth)
         counter.reset()
         for n in range(DRAWS):
-            answer = client.http.get(f"/api/v1/generate?country=IS&seed=r{n}{extra}", headers=auth)
+            answer = client.http.get(f"/api/v1/generate?country={country}&seed=r{n}{extra}", headers=auth)
             assert answer.status_code == 200, answer.body
         calls = counter.counts()
         reads = {k: v / DRAWS for k, v in sorted(calls.items()) if k != "UpdateItem"}
@@ -211,4 +215,4 @@ def _value_bytes(value: dict[str, Any]) -> int:
 
 
 if __name__ == "__main__":
-    print("\n".join(main()))
+    print("\n".join(main(*sys.argv[1:2])))

@@ -12,6 +12,7 @@ from bench.generate import main as generate_bench
 from bench.ip_context import main as ip_context_bench
 from bench.profiles import main as profiles_bench
 from bench.request_overhead import main
+from bench.snapshots import main as snapshots_bench
 from bench.sync import main as sync_bench
 from bench.translation import main as translation_bench
 from chalicelib.storage.files.ip_database import FILES
@@ -40,6 +41,22 @@ def test_sync_bench_reports_rates_and_writes_per_address() -> None:
     assert sum("sync/bare" in line for line in lines) == 2
     assert lines[-1].startswith("text index")
     assert "bytes per address" in lines[-1]
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_snapshots_bench_reports_what_each_resync_adds_and_what_the_sweep_deletes() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = snapshots_bench("pl-wroclaw-prg")
+    steps = {line.split(":")[0]: i for i, line in enumerate(lines) if line.startswith("sync ")}
+    unchanged = steps["sync A again (no change)"]
+    assert "unchanged" in lines[unchanged]
+    assert lines[unchanged + 1].endswith("added         0 items     0.00 MB")  # the pool: nothing
+    changed = steps["sync B (1% changed)"]
+    assert "published" in lines[changed]
+    assert "added 4, removed 5" in lines[changed]  # A left out 4 rows, B 5 others
+    assert any(line.startswith("  generate current (B)") for line in lines)
+    assert "the sweep deletes" in lines[-3]
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
