@@ -140,10 +140,16 @@ class CountryReport(ApiModel):
     """Addresses in it a form accepts"""
     locations: int
     """Catalog locations in it"""
+    kept: int
+    """Addresses the snapshot shares with the one its sync appended to (stored already)"""
+    added: int
+    """Addresses new or changed since that snapshot (written)"""
+    removed: int
+    """Addresses of that snapshot this one no longer serves"""
     items_written: int
     """DynamoDB items written"""
     items_deleted: int
-    """DynamoDB items of older snapshots deleted"""
+    """DynamoDB items of expired snapshots and unused epochs deleted"""
     error: str | None
     """Why it failed; null unless it did"""
 
