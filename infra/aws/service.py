@@ -217,15 +217,17 @@ class ServiceStack(Stack):
         data, roles = self.data, self.roles
         api, step = roles[API_FUNCTION], roles[STEP_FUNCTION]
         # What the code calls, table by table (tests/infra/test_permissions.py records it): the API
-        # reads addresses by key and the catalog by key and partition; the sync writes the pool in
-        # batches and queries it only to sweep an old snapshot, and keeps the catalog's records.
-        pool_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem"]
+        # reads addresses by key (an id's versions by partition) and the catalog by key and
+        # partition; the sync writes the pool in batches, tags removed addresses, queries it for
+        # the ledger and to sweep an old epoch, and keeps the catalog's records and epoch counters.
+        pool_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
         catalog_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
-        pool_sync = ["dynamodb:BatchWriteItem", "dynamodb:Query"]
+        pool_sync = ["dynamodb:BatchWriteItem", "dynamodb:Query", "dynamodb:UpdateItem"]
         catalog_sync = [
             "dynamodb:GetItem",
             "dynamodb:Query",
             "dynamodb:PutItem",
+            "dynamodb:UpdateItem",
             "dynamodb:DeleteItem",
             "dynamodb:BatchWriteItem",
         ]

@@ -49,12 +49,20 @@ UNEXERCISED: dict[str, dict[tuple[str, str], str]] = {
     API_FUNCTION: {
         ("s3:GetObject", "objects:japan-post"): "kana readings when translating a Japanese address",
         ("dynamodb:BatchGetItem", "table:catalog"): "a directory of more than one block (a large country's)",
+        (
+            "dynamodb:Query",
+            "table:pool",
+        ): "an address by id in a snapshot of several generations (its versions)",
     },
     STEP_FUNCTION: {
         ("s3:PutObject", "objects:sources/"): "the Acquire state keeps a fetched file (no publisher here)",
         ("s3:AbortMultipartUpload", "objects:sources/"): "an upload of a large fetched file that fails",
         ("s3:GetObject", "objects:japan-post"): "one-code neighbourhoods' postcodes when syncing Japan",
-        ("dynamodb:Query", "table:pool"): "the sweep lists an expired snapshot's items to delete them",
+        (
+            "dynamodb:Query",
+            "table:pool",
+        ): "a later generation reads the ledger; the sweep lists an old epoch's items",
+        ("dynamodb:UpdateItem", "table:pool"): "a later generation tags the addresses it removed",
         ("dynamodb:DeleteItem", "table:catalog"): "the sweep forgets an expired snapshot's record",
         (
             "s3:DeleteObject",
