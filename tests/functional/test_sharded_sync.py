@@ -14,7 +14,7 @@ from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.files.sync_work import LocalWorkStore
 from tests.support.factories import SOURCES, needs_sources
-from tests.support.sync import MIXED_SOURCES, sync, write_manifest
+from tests.support.sync import MIXED_SOURCES, sync, write_cut, write_manifest
 from tests.support.sync_oracle import collect
 
 # Mixed scripts and levels, plus the overlaps the cross-cell dedupe rules are about: two Monaco
@@ -81,3 +81,31 @@ def _tallies(report: SyncReport) -> dict[str, tuple[int, int, dict[str, int], di
         family: (t.read, t.kept, dict(t.dropped), dict(+t.removed_fields))
         for family, t in report.sources.items()
     }
+
+
+@needs_sources
+def test_a_generation_over_many_street_cells_keeps_what_it_shares_and_serves_each_address_once(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    """Wrocław's 978 addresses fill one ledger bucket, written by several street cells: each
+    cell's pages must survive the others', or the next generation stores the lost ones again."""
+    sizes = {**TINY, "per_cell": 200}
+    first = _sharded(
+        dependencies, tmp_path / "w1", write_cut(tmp_path, "pl-wroclaw-prg", slice(0, 900), "a"), **sizes
+    )
+    assert first.countries["PL"].status == "published"
+    second = _sharded(
+        dependencies, tmp_path / "w2", write_cut(tmp_path, "pl-wroclaw-prg", slice(30, 992), "b"), **sizes
+    )
+    outcome = second.countries["PL"]
+    assert outcome.status == "published"
+    assert outcome.kept + outcome.added == outcome.addresses
+    assert outcome.kept >= first.countries["PL"].addresses - 30 - 14  # less the cut and a few twins
+    assert outcome.added <= 92 + 14
+    active = dependencies.stores.catalog.active_snapshot("PL")
+    assert active is not None
+    assert len(active.placement.segments) == 2
+    slots = active.placement.slots
+    served = dependencies.stores.pool.get_many_by_ordinal(active.placement, range(slots))
+    ids = [a.id for a in served.values()]
+    assert len(ids) == len(set(ids)) == active.count  # every address once, none removed served

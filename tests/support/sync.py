@@ -110,9 +110,14 @@ class DyingPool:
         return self.pool.put_text_index(into, postings)
 
     def put_ledger(
-        self, into: Generation, bucket: int, born: Sequence[LedgerEntry], removed: Sequence[LedgerEntry]
+        self,
+        into: Generation,
+        bucket: int,
+        cell: int,
+        born: Sequence[LedgerEntry],
+        removed: Sequence[LedgerEntry],
     ) -> int:
-        return self.pool.put_ledger(into, bucket, born, removed)
+        return self.pool.put_ledger(into, bucket, cell, born, removed)
 
     def ledger(self, epoch: Epoch, bucket: int) -> list[LedgerPage]:
         return self.pool.ledger(epoch, bucket)

@@ -210,16 +210,22 @@ class PoolStore(TableStore[_PoolItem]):
             return sum(pool.map(write, slices))
 
     def put_ledger(
-        self, into: Generation, bucket: int, born: Sequence[LedgerEntry], removed: Sequence[LedgerEntry]
+        self,
+        into: Generation,
+        bucket: int,
+        cell: int,
+        born: Sequence[LedgerEntry],
+        removed: Sequence[LedgerEntry],
     ) -> int:
-        """Record what a generation added and removed in one ledger bucket (nothing when neither);
-        returns items written."""
+        """Record what a generation added and removed in one ledger bucket, for the streets of one
+        street cell (several cells share a bucket when the epoch has fewer buckets than the run
+        has cells: each writes pages of its own); nothing when neither. Returns items written."""
         pages = [("b", born[i : i + LEDGER_ENTRIES]) for i in range(0, len(born), LEDGER_ENTRIES)]
         pages += [("r", removed[i : i + LEDGER_ENTRIES]) for i in range(0, len(removed), LEDGER_ENTRIES)]
         with storage_errors(self.table_name), self._model.batch_write() as batch:
             for number, (kind, entries) in enumerate(pages):
                 blob = zlib.compress(dumps(_ledger_blob(entries, kind == "b")).encode())
-                pk, sk = f"G#{into.epoch.name}#{bucket}", f"{into.tag}#{kind}#{number:06d}"
+                pk, sk = f"G#{into.epoch.name}#{bucket}", f"{into.tag}#{kind}#{cell:05d}#{number:06d}"
                 batch.save(self._model(pk, sk, blob=blob))
         return len(pages)
 
@@ -228,7 +234,7 @@ class PoolStore(TableStore[_PoolItem]):
         found: dict[str, LedgerPage] = {}
         with storage_errors(self.table_name):
             for item in self._model.query(f"G#{epoch.name}#{bucket}"):
-                generation, kind, _ = item.sk.split("#")
+                generation, kind, _, _ = item.sk.split("#")
                 page = found.setdefault(generation, LedgerPage(generation, [], []))
                 for raw in loads(zlib.decompress(item.blob or b"").decode()):
                     if kind == "b":

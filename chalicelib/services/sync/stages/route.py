@@ -82,7 +82,7 @@ def _compare(
     )
     rows = [(a, _street(a)) for addresses in parts.values() for a in addresses]
     found = compare(lineage, rows, pages, frozenset(lineage.parent_generations), cell, cells)
-    written = _record(context, lineage, found, buckets)
+    written = _record(context, lineage, found, buckets, cell)
     if lineage.parent:
         for (country, key, part), addresses in parts.items():
             born = [a.id for a in addresses if a.id in found.born_ids]
@@ -90,7 +90,7 @@ def _compare(
     return [found.kept, len(found.born), len(found.removed), written]
 
 
-def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: int) -> int:
+def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: int, cell: int) -> int:
     """The ledger pages of what changed, by bucket; the removed addresses' items tagged."""
     by_bucket: dict[int, tuple[list[LedgerEntry], list[LedgerEntry]]] = {}
     for entry in found.born:
@@ -98,7 +98,8 @@ def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: i
     for entry in found.removed:
         by_bucket.setdefault(entry.street % buckets, ([], []))[1].append(entry)
     writing = lineage.writing
-    written = sum(context.pool.put_ledger(writing, b, born, gone) for b, (born, gone) in by_bucket.items())
+    pool = context.pool
+    written = sum(pool.put_ledger(writing, b, cell, born, gone) for b, (born, gone) in by_bucket.items())
     return written + (context.pool.mark_removed(writing, found.removed) if found.removed else 0)
 
 
