@@ -25,6 +25,12 @@ def content_id(country: str, cells: Iterable[tuple[CellKey, str]]) -> str:
     return digest.hexdigest()[:16]
 
 
+def next_snapshot_id(snapshot_id: str) -> str:
+    """The id a content takes when the one before it in its chain names a snapshot it may not
+    reuse (expired, or being written by another sync): the chain is the same on every run."""
+    return hashlib.sha256(f"{snapshot_id}|next".encode()).hexdigest()[:16]
+
+
 def cell_digest(ordered: Iterable[PublishedAddress]) -> str:
     digest = CellDigest()
     for address in ordered:

@@ -125,3 +125,4 @@ class SnapshotRecord:
     published: PublishedSnapshot | None  # while it is published or retired
     retired_at: str | None = None  # ISO 8601 UTC: when another snapshot replaced it
     expired_at: str | None = None
+    generation: str | None = None  # while writing: the generation of the sync writing it

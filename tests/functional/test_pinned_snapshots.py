@@ -12,6 +12,7 @@ import pytest
 from chalice.test import Client
 
 from chalicelib import deps
+from chalicelib.domain.digests import next_snapshot_id
 from chalicelib.services.sync.report import SyncReport
 from tests.functional.conftest import error_of
 from tests.support.factories import SOURCES, bearer, issue_token
@@ -189,3 +190,29 @@ def test_a_pinned_seeded_answer_is_cacheable_and_revalidates_to_304(
     assert later.headers["Cache-Control"] == f"private, max-age={30 * DAY}, immutable"
     clock.advance(DAY)
     assert caller.get(path).headers["Cache-Control"] == f"private, max-age={29 * DAY}, immutable"
+
+
+def test_a_content_back_after_its_snapshot_expired_takes_the_next_id_of_its_chain(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    """Its addresses would sit in other slots, so a pin on the expired id must not come back to
+    life with other draws for the same seed: the content takes the next id, and keeps it."""
+    caller = Caller(client, dependencies, clock)
+    catalog = dependencies.stores.catalog
+    sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
+    old = catalog.active_snapshot("PL")
+    assert old is not None
+    sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
+    clock.advance(31 * DAY)
+    sync(dependencies, write_manifest(tmp_path, [WROCLAW], "c.json"))  # its sweep expires the first
+    assert _batch(caller, old.snapshot_id).status_code == 410
+
+    report = _resync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"), clock)
+    assert report.countries["PL"].status == "published"
+    back = catalog.active_snapshot("PL")
+    assert back is not None
+    assert back.snapshot_id == next_snapshot_id(old.snapshot_id)
+    assert _batch(caller, old.snapshot_id).status_code == 410
+    assert _batch(caller, back.snapshot_id).status_code == 200
+    report = sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
+    assert report.countries["PL"].status == "unchanged"  # the chain leads to it again

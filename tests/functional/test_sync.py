@@ -12,10 +12,14 @@ import pytest
 from chalice.test import Client
 
 from chalicelib import deps
+from chalicelib.domain.digests import next_snapshot_id
 from chalicelib.reference.pool_config import load_pool_config
 from chalicelib.services.reports import SyncState, data_health
 from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress
+from chalicelib.services.sync.target import SyncTarget
+from chalicelib.storage.files.sync_work import LocalWorkStore
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import CrashWhileWriting, sync, write_manifest
@@ -183,7 +187,7 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
 
 
 def test_interrupted_sync_leaves_the_previous_snapshot_served(
-    tmp_path: Path, dependencies: deps.Dependencies
+    tmp_path: Path, dependencies: deps.Dependencies, clock: FakeClock
 ) -> None:
     stores = dependencies.stores
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
@@ -196,10 +200,22 @@ def test_interrupted_sync_leaves_the_previous_snapshot_served(
     assert stores.catalog.active_snapshot("PL") == before
     assert stores.pool.get_by_ordinal(before.placement, 0) is not None
 
+    (abandoned,) = [s for s, d in stores.catalog.list_snapshots("PL") if d["state"] == "writing"]
+
+    # The next sync cannot tell a dead sync from a slow one: it takes the content's next id, so
+    # the two never share a catalog
+    clock.advance(60)
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "published"
     after = stores.catalog.active_snapshot("PL")
     assert after is not None
+    assert after.snapshot_id == next_snapshot_id(abandoned)
+    states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
+    assert states == {before.snapshot_id: "retired", abandoned: "writing", after.snapshot_id: "published"}
+
+    clock.advance(7 * 3600)  # stale now: the sweep forgets the abandoned write
+    report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
+    assert report.countries["PL"].status == "unchanged"
     states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
     assert states == {before.snapshot_id: "retired", after.snapshot_id: "published"}
 
@@ -235,3 +251,28 @@ def test_bad_configuration_is_reported_in_data_health(
         "field": "coverage.total",
         "message": "Input should be greater than or equal to 1",
     } in health["configurationErrors"]
+
+
+def test_a_run_resumed_after_its_new_epoch_was_swept_fails_its_country(
+    tmp_path: Path, dependencies: deps.Dependencies, clock: FakeClock
+) -> None:
+    """A run away longer than a stale write finds the epoch it began deleted by another sync's
+    sweep: it must fail the country, not publish a snapshot whose ledger is gone."""
+    work = tmp_path / "work"
+    executor = LocalExecutor(lambda: dependencies.sync_pipeline(LocalWorkStore(work)), workers=0)
+    target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE], "a.json"), root=SOURCES)
+    with pytest.raises(KeyboardInterrupt):
+        executor.run(target, progress=CrashWhileWriting())
+    (away,) = dependencies.stores.catalog.list_epochs("PL")
+    clock.advance(7 * 3600)
+    sync(dependencies, write_manifest(tmp_path, [WROCLAW], "b.json"))  # publishes PL and sweeps
+    assert away not in dependencies.stores.catalog.list_epochs("PL")
+
+    resumed = executor.run(target)
+    outcome = resumed.countries["PL"]
+    assert outcome.status == "failed"
+    assert outcome.error is not None
+    assert "was swept while this sync was away" in outcome.error
+    active = dependencies.stores.catalog.active_snapshot("PL")
+    assert active is not None
+    assert active.placement.epoch != away

@@ -11,7 +11,7 @@ from chalicelib.clock import Clock
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.epochs import Epoch
 from chalicelib.domain.ordering import StrataCounts
-from chalicelib.domain.published import Layout, Placement, PublishedSnapshot
+from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, SnapshotRecord
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
 from chalicelib.services.sync.ports import CatalogWriter, LayoutPolicy, PoolWriter
@@ -54,12 +54,8 @@ def published_snapshot(
 
 
 def record_writing(catalog: CatalogWriter, published: PublishedSnapshot) -> None:
-    """Before the first item: the sweep leaves a snapshot in progress alone until it is stale. The
-    same content as a snapshot still kept (it came back within the retention) keeps its record:
-    its items are rewritten as they are, and pins on it go on working meanwhile."""
-    kept = catalog.snapshot_record(published.country, published.snapshot_id)
-    if kept is not None and kept.state in ("published", "retired"):
-        return
+    """Before the first item: the sweep leaves a snapshot in progress alone until it is stale, and
+    another sync with the same content takes the next id (plan.py) rather than this one's."""
     layout = published.layout
     catalog.record_snapshot(
         published.country,
@@ -69,7 +65,21 @@ def record_writing(catalog: CatalogWriter, published: PublishedSnapshot) -> None
             "layout": [layout.buckets, layout.shards],
             "startedAt": published.published_at,
             "epoch": published.placement.epoch,
+            "generation": published.placement.generation,
         },
+    )
+
+
+def still_kept(record: SnapshotRecord, retention: timedelta, now: datetime) -> bool:
+    """Whether requests may still use the snapshot: published, or retired within the retention
+    (by the clock, whatever the sweep has done yet)."""
+    if record.state == "published":
+        return True
+    retired = record.retired_at
+    return (
+        record.state == "retired"
+        and retired is not None
+        and now - datetime.fromisoformat(retired) < retention
     )
 
 

@@ -13,16 +13,17 @@ from collections.abc import Callable
 from pydantic import Field
 
 from chalicelib.domain.codecs import location_from_doc
-from chalicelib.domain.digests import content_id
+from chalicelib.domain.digests import content_id, next_snapshot_id
 from chalicelib.domain.directories import build_directories
 from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
-from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, min_share
+from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SnapshotRecord, min_share
+from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.generations import lineages
 from chalicelib.services.sync.job import Runner, runner_for
-from chalicelib.services.sync.publication import published_snapshot, record_writing
+from chalicelib.services.sync.publication import published_snapshot, record_writing, still_kept
 from chalicelib.services.sync.sharding import Shard, SortedCell, cell_starts, shards_of
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.sort import STAGE as SORT
@@ -104,18 +105,35 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
     if not parts:
         return Planned(country=country, empty=True)
     country_plan = _content(context, country, parts)
+    country_plan.snapshot_id, kept = _snapshot_id(context, country, country_plan.snapshot_id)
+    live = _locations(context, parts, keys.locations, [p.count for p in parts], 0)
+    country_plan.locations = len(live)
     active = context.catalog.active_snapshot(country)
-    kept = context.catalog.snapshot_record(country, country_plan.snapshot_id)
     planned = Planned(country=country)
     if active and active.snapshot_id == country_plan.snapshot_id:
         _place_as(country_plan, active)
-    elif kept and kept.published and kept.state in ("published", "retired"):
+    elif kept and kept.published:
         _place_as(country_plan, kept.published)
         planned.again = True
     else:
-        planned = _place_new(context, country_plan, parts)
+        planned = _place_new(context, country_plan, parts, live)
     context.work.write_json(keys.plan(country), country_plan.model_dump(mode="json"))
     return planned
+
+
+def _snapshot_id(context: RunContext, country: str, content: str) -> tuple[str, SnapshotRecord | None]:
+    """The id this run publishes its content under, and its record: the content's id, unless that
+    names a snapshot no longer kept or one another sync is writing; then the next id of its chain.
+    So a content that comes back after its snapshot expired never answers a pin on the old id with
+    other addresses, and two syncs writing one content never share a catalog."""
+    generation, candidate = lineages(context)[country].generation, content
+    while True:
+        record = context.catalog.snapshot_record(country, candidate)
+        if record is None or (record.state == "writing" and record.generation == generation):
+            return candidate, record
+        if record.published and still_kept(record, context.retention, context.clock.now()):
+            return candidate, record
+        candidate = next_snapshot_id(candidate)
 
 
 def _content(context: RunContext, country: str, parts: list[SortedPart]) -> CountryPlan:
@@ -152,27 +170,32 @@ def _place(country_plan: CountryPlan, place: Placement) -> None:
     country_plan.min_share = place.min_share
 
 
-def _place_new(context: RunContext, country_plan: CountryPlan, parts: list[SortedPart]) -> Planned:
-    """A new generation: slots for its new rows, its catalog written, its write shards."""
+def _place_new(
+    context: RunContext, country_plan: CountryPlan, parts: list[SortedPart], live: dict[str, Location]
+) -> Planned:
+    """A new generation: slots for its new rows, its catalog written (`live`: the content's
+    locations, indexed over it alone), its write shards."""
     country, catalog = country_plan.country, context.catalog
     lineage = lineages(context)[country]
     born_strata = [sum(p.born[s] for p in parts) for s in range(4)]
     born = sum(born_strata)
     start = catalog.allocate_slots(country, lineage.epoch, born)
-    parent = catalog.snapshot_record(country, lineage.parent) if lineage.parent else None
     before: list[Segment] = []
     kept: dict[str, Location] = {}
-    if parent is not None and parent.published is not None:
+    if lineage.parent:
+        parent = catalog.snapshot_record(country, lineage.parent)
+        if parent is None or parent.published is None:  # route compared the rows with it: too late
+            raise PublishConflict(
+                f"{country}: snapshot {lineage.parent}, which this sync appends to, expired"
+            )
         before = list(parent.published.placement.segments)
         kept = {loc.id: loc for loc in catalog.all_locations(parent.snapshot_id, parent.published.layout)}
     segment = Segment(
         lineage.generation, start, (born_strata[0], born_strata[1], born_strata[2], born_strata[3])
     )
     _place(country_plan, Placement(lineage.epoch, lineage.buckets, (*before, segment)))
-    live = _locations(context, parts, keys.locations, [p.count for p in parts], 0)
     new = _locations(context, parts, keys.born_locations, [sum(p.born) for p in parts], start)
     locations = list(place_generation(live, kept, new).values())
-    country_plan.locations = len(locations)
     country_plan.min_share = min_share(span for location in locations for span in location.spans)
     published = country_plan.published(context)
     record_writing(catalog, published)

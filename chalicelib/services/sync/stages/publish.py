@@ -51,6 +51,9 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
             raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
         if len(index_parts) != len(items_of(context, country)):
             raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
+        epoch = published.placement.epoch
+        if shards.appended and epoch not in context.catalog.list_epochs(country):
+            raise PublishConflict(f"{country}: epoch {epoch} was swept while this sync was away")
         active = context.catalog.active_snapshot(country)
         outcome.status = publish_snapshot(context.catalog, published, active, context.clock)
         outcome.items_deleted = sweep(

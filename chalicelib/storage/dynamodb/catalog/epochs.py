@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from pynamodb.exceptions import UpdateError
+
 from chalicelib.domain.codecs import dumps, loads
-from chalicelib.storage.dynamodb._dynamo import storage_errors
+from chalicelib.errors import PublishConflict
+from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.catalog._table import CatalogTable
 
 
@@ -21,10 +24,18 @@ class EpochRecords(CatalogTable):
             self._model(f"EPOCHS#{country}", epoch, doc=doc, counter=0).save()
 
     def allocate_slots(self, country: str, epoch: str, count: int) -> int:
-        """The first of `count` slots no other generation of the epoch holds (an atomic add)."""
+        """The first of `count` slots no other generation of the epoch holds (an atomic add). An
+        epoch the sweep has forgotten (a run away longer than a stale write) is PublishConflict."""
         item = self._model(f"EPOCHS#{country}", epoch)
         with storage_errors(self.table_name):
-            item.update(actions=[self._model.counter.add(count)])
+            try:
+                item.update(actions=[self._model.counter.add(count)], condition=self._model.pk.exists())
+            except UpdateError as exc:
+                if is_condition_failure(exc):
+                    raise PublishConflict(
+                        f"{country}: epoch {epoch} was swept while this sync was away"
+                    ) from exc
+                raise
         return int(item.counter or 0) - count
 
     def list_epochs(self, country: str) -> dict[str, dict[str, Any]]:

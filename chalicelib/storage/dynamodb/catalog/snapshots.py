@@ -71,6 +71,7 @@ class SnapshotRecords(CatalogTable):
             published=_pointer_from(country, pointer) if pointer else None,
             retired_at=doc.get("retiredAt"),
             expired_at=doc.get("expiredAt"),
+            generation=doc.get("generation"),
         )
 
     def list_snapshots(self, country: str) -> list[tuple[str, dict[str, Any]]]:
