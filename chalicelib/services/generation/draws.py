@@ -28,8 +28,9 @@ READ_CHUNK = 100
 # and the sync keeps most of a selection's slots served (pool.md), so a place misses every try
 # with a chance under 2^-64 unless a location lost nearly all its addresses since its epoch began.
 ATTEMPTS = 1024
-# A selection this small is read whole when its places missed every try.
-READ_WHOLE = 20 * READ_CHUNK
+# A selection this small is read whole when its places missed every try: where a sync left a
+# location's slots nearly all removed (the next sync begins a new epoch), a few hundred reads.
+READ_WHOLE = 500 * READ_CHUNK
 
 Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
 Keep = Callable[[PublishedAddress], bool]

@@ -38,6 +38,11 @@ from chalicelib.services.generation.draws import (
 from chalicelib.services.generation.selection import Selection
 
 MAX_ROUNDS = 4
+# With replacement, tries per place before the rest is drawn from every match: the slots of removed
+# addresses make misses common (a quarter of the slots at the sync's bound), and 16 tries, read in
+# five rounds at most (1, 2, 4, 8, 1 per place), leave a place to the fallback with a chance of
+# 2^-32 there, where 4 left one in 256 and made the fallback (every match read) routine.
+TEXT_ATTEMPTS = 16
 ReadChunks = Callable[[Sequence[tuple[str, int]]], dict[tuple[str, int], list[int]]]
 _INLINE = -1  # the chunk number of postings kept in a token's head
 
@@ -161,7 +166,7 @@ def draw_text(
     if unique:
         return _unique(pool, key, fetch, keep, count, every_match)
     chosen, pending = with_replacement(
-        pool.total, key, pool.ordinals_at, fetch, keep, count=count, attempts=MAX_ROUNDS
+        pool.total, key, pool.ordinals_at, fetch, keep, count=count, attempts=TEXT_ATTEMPTS
     )
     if pending:
         from_remaining(chosen, pending, key, kept_in_order(every_match(), fetch, keep))
