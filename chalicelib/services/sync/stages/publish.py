@@ -45,7 +45,9 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     outcome.items_written = pool_items + sum(i.indexed for i in index_parts) + shards.catalog_items
     if shards.appended:  # a new generation: its ledger and removals count too
         outcome.items_written += compared[3]
-    outcome.kept, outcome.added, outcome.removed = compared[0], compared[1], compared[2]
+        outcome.kept, outcome.added, outcome.removed = compared[0], compared[1], compared[2]
+    else:  # a snapshot stored already (the active, or a kept one again): all of it is kept
+        outcome.kept = published.count
     try:
         if pool_items != 2 * shards.born:
             raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
