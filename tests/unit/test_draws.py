@@ -104,3 +104,25 @@ def test_slots_no_longer_served_are_passed_over_and_draws_stay_prefix_stable(
         if unique:
             assert len(set(fifty)) == len(fifty)
     assert max(reads) <= 100  # one BatchGetItem a round
+
+
+def test_a_large_selection_a_sync_left_nearly_empty_still_fills_a_batch_with_replacement() -> None:
+    """6,000 slots, 5 served (1 in 1,200): places that miss every try take the next served
+    addresses of a seeded walk, so the batch is full and still the prefix of a larger one."""
+    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    served = {17: POOL[0], 2500: POOL[1], 4000: POOL[2], 5123: POOL[3], 5999: POOL[4]}
+    selection = Selection(published, (Range(0, 6000),), len(served))
+
+    def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
+        return {o: served[o] for o in ordinals if o in served}
+
+    def batch(count: int) -> list[str]:
+        drawn = draw_batch(
+            selection, draw_key("sparse"), fetch, count=count, unique=False, excluded=frozenset()
+        )
+        return [a.id for a in drawn]
+
+    three, twelve = batch(3), batch(12)
+    assert len(twelve) == 12
+    assert three == twelve[:3]
+    assert set(twelve) <= {a.id for a in served.values()}

@@ -28,9 +28,9 @@ READ_CHUNK = 100
 # and the sync keeps most of a selection's slots served (pool.md), so a place misses every try
 # with a chance under 2^-64 unless a location lost nearly all its addresses since its epoch began.
 ATTEMPTS = 1024
-# A selection this small is read whole when its places missed every try: where a sync left a
-# location's slots nearly all removed (the next sync begins a new epoch), a few hundred reads.
-READ_WHOLE = 500 * READ_CHUNK
+# Places that missed every try (a location a sync left nearly empty: the next begins a new epoch)
+# pick from a selection this small read whole, or from a seeded walk of a larger one.
+READ_WHOLE = 20 * READ_CHUNK
 
 Fetch = Callable[[Sequence[int]], dict[int, PublishedAddress]]
 Keep = Callable[[PublishedAddress], bool]
@@ -182,6 +182,12 @@ def draw_batch(
     chosen, pending = with_replacement(total, key, ordinals_at, fetch, keep, count=count)
     if pending and total <= READ_WHOLE:  # every try missed: what is served, read whole
         from_remaining(chosen, pending, key, kept_in_order(ordinals_at(range(total)), fetch, keep))
+    elif pending:  # the served addresses of a seeded walk, in place order (prefix-stable)
+        walked: list[PublishedAddress] = []
+        ask = asking(0, selection.share)
+        Walk(total, key, ordinals_at, fetch, keep).take(walked, len(pending), ask, total + 1)
+        for n, place in enumerate(pending if walked else ()):
+            chosen[place] = walked[n % len(walked)]
     return in_place_order(chosen, count)
 
 

@@ -64,15 +64,9 @@ class BatchRequest:
 
 def generate(filters: Filters, sources: Sources, *, seed: str | None, pinned: str | None = None) -> Outcome:
     outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed, pinned=pinned)
-    if not outcome.results:
-        if filters.q:
-            raise NoPoolCoverage(
-                f"no published address in {filters.country} matching these filters contains {filters.q!r}"
-            )
-        # every try fell on removed addresses' slots in a selection too large to read whole
+    if not outcome.results:  # only a q search can come back empty
         raise NoPoolCoverage(
-            f"no address of {filters.country} matching these filters could be drawn: the last sync "
-            "removed nearly all of them from where they are stored; the next sync compacts them"
+            f"no published address in {filters.country} matching these filters contains {filters.q!r}"
         )
     return outcome
 
