@@ -113,6 +113,7 @@ class PublishedSnapshot(StrataTotals):
     sources: tuple[str, ...]
     coverage: Coverage
     placement: Placement
+    content: str  # the content's id (digests.content_id): the snapshot id, or an earlier link of its chain
 
 
 @dataclass(frozen=True)

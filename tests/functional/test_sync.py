@@ -276,3 +276,30 @@ def test_a_run_resumed_after_its_new_epoch_was_swept_fails_its_country(
     active = dependencies.stores.catalog.active_snapshot("PL")
     assert active is not None
     assert active.placement.epoch != away
+
+
+def test_a_run_resumed_after_its_claim_was_swept_fails_instead_of_publishing_without_a_catalog(
+    tmp_path: Path, dependencies: deps.Dependencies, clock: FakeClock
+) -> None:
+    """Appending to an epoch a kept snapshot still uses, the run's epoch survives the sweep, but
+    its catalog and claim do not: publishing then would serve a snapshot with no locations."""
+    catalog = dependencies.stores.catalog
+    sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
+    work = tmp_path / "work"
+    executor = LocalExecutor(lambda: dependencies.sync_pipeline(LocalWorkStore(work)), workers=0)
+    target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), root=SOURCES)
+    with pytest.raises(KeyboardInterrupt):
+        executor.run(target, progress=CrashWhileWriting())
+    (claimed,) = [s for s, d in catalog.list_snapshots("PL") if d["state"] == "writing"]
+    clock.advance(7 * 3600)
+    sync(dependencies, write_manifest(tmp_path, [WROCLAW], "c.json"))  # publishes PL and sweeps
+    assert catalog.snapshot_record("PL", claimed) is None
+
+    resumed = executor.run(target)
+    outcome = resumed.countries["PL"]
+    assert outcome.status == "failed"
+    assert outcome.error is not None
+    assert "was swept while this sync was away" in outcome.error
+    active = catalog.active_snapshot("PL")
+    assert active is not None
+    assert active.snapshot_id != claimed

@@ -83,6 +83,7 @@ class FakeCatalogStore:
             (),
             coverage,
             first_placement(snapshot.id, 1, snapshot.strata),
+            snapshot.id,
         )
 
     def get_location(self, snapshot_id: str, layout: Layout, location_id: str) -> Location | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from chalicelib.clock import Clock
@@ -37,6 +38,7 @@ def published_snapshot(
     published_at: str,
     layout_for: LayoutPolicy,
     placement: Placement,
+    content: str,
     catalog_shards: int = 0,
 ) -> PublishedSnapshot:
     total = sum(strata)
@@ -50,23 +52,7 @@ def published_snapshot(
         sources=tuple(sorted(set(sources))),
         coverage=compute_coverage(country, total, per_region_code, config.countries[country].coverage),
         placement=placement,
-    )
-
-
-def record_writing(catalog: CatalogWriter, published: PublishedSnapshot) -> None:
-    """Before the first item: the sweep leaves a snapshot in progress alone until it is stale, and
-    another sync with the same content takes the next id (plan.py) rather than this one's."""
-    layout = published.layout
-    catalog.record_snapshot(
-        published.country,
-        published.snapshot_id,
-        "writing",
-        {
-            "layout": [layout.buckets, layout.shards],
-            "startedAt": published.published_at,
-            "epoch": published.placement.epoch,
-            "generation": published.placement.generation,
-        },
+        content=content,
     )
 
 
@@ -91,6 +77,9 @@ def publish_snapshot(
     if active and active.snapshot_id == published.snapshot_id:
         if active.coverage != published.coverage:  # targets changed: same content, new verdicts
             catalog.publish(_same_place(published, active), expected_previous=active.snapshot_id)
+        record = catalog.snapshot_record(active.country, active.snapshot_id)
+        if record is None or record.state != "published":  # a run stopped between the two writes
+            catalog.record_published(active, clock.now().isoformat())
         return "unchanged"
     catalog.publish(published, expected_previous=active.snapshot_id if active else None)
     now = clock.now().isoformat()
@@ -102,16 +91,7 @@ def publish_snapshot(
 
 def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> PublishedSnapshot:
     """The active snapshot with new coverage verdicts; its items and layout stay as written."""
-    return PublishedSnapshot(
-        country=active.country,
-        snapshot_id=active.snapshot_id,
-        published_at=active.published_at,
-        strata=active.strata,
-        layout=active.layout,
-        sources=active.sources,
-        coverage=fresh.coverage,
-        placement=active.placement,
-    )
+    return replace(active, coverage=fresh.coverage)
 
 
 def sweep(

@@ -17,13 +17,13 @@ from chalicelib.domain.digests import content_id, next_snapshot_id
 from chalicelib.domain.directories import build_directories
 from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
-from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SnapshotRecord, min_share
+from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, min_share
 from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
-from chalicelib.services.sync.generations import lineages
+from chalicelib.services.sync.generations import Lineage, lineages
 from chalicelib.services.sync.job import Runner, runner_for
-from chalicelib.services.sync.publication import published_snapshot, record_writing, still_kept
+from chalicelib.services.sync.publication import published_snapshot, still_kept
 from chalicelib.services.sync.sharding import Shard, SortedCell, cell_starts, shards_of
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.sort import STAGE as SORT
@@ -44,6 +44,7 @@ class CountryPlan(TaskResult):
 
     country: str
     snapshot_id: str
+    content: str  # the content's id: the snapshot's, or the first of its chain (_claim)
     strata: tuple[int, int, int, int]
     sources: list[str]
     regions: dict[str, int]
@@ -77,6 +78,7 @@ class CountryPlan(TaskResult):
             published_at=self.published_at,
             layout_for=context.layout_for,
             placement=self.placement,
+            content=self.content,
             catalog_shards=self.catalog_shards,
         )
 
@@ -105,15 +107,15 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
     if not parts:
         return Planned(country=country, empty=True)
     country_plan = _content(context, country, parts)
-    country_plan.snapshot_id, kept = _snapshot_id(context, country, country_plan.snapshot_id)
     live = _locations(context, parts, keys.locations, [p.count for p in parts], 0)
     country_plan.locations = len(live)
     active = context.catalog.active_snapshot(country)
+    kept = _kept_with(context, country, country_plan.content)
     planned = Planned(country=country)
-    if active and active.snapshot_id == country_plan.snapshot_id:
+    if active and active.content == country_plan.content:
         _place_as(country_plan, active)
-    elif kept and kept.published:
-        _place_as(country_plan, kept.published)
+    elif kept is not None:
+        _place_as(country_plan, kept)
         planned.again = True
     else:
         planned = _place_new(context, country_plan, parts, live)
@@ -121,19 +123,33 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
     return planned
 
 
-def _snapshot_id(context: RunContext, country: str, content: str) -> tuple[str, SnapshotRecord | None]:
-    """The id this run publishes its content under, and its record: the content's id, unless that
-    names a snapshot no longer kept or one another sync is writing; then the next id of its chain.
-    So a content that comes back after its snapshot expired never answers a pin on the old id with
-    other addresses, and two syncs writing one content never share a catalog."""
-    generation, candidate = lineages(context)[country].generation, content
-    while True:
-        record = context.catalog.snapshot_record(country, candidate)
-        if record is None or (record.state == "writing" and record.generation == generation):
-            return candidate, record
-        if record.published and still_kept(record, context.retention, context.clock.now()):
-            return candidate, record
+def _kept_with(context: RunContext, country: str, content: str) -> PublishedSnapshot | None:
+    """The latest kept snapshot (published, or retired within the retention) of this content."""
+    now = context.clock.now()
+    found = [
+        r.published
+        for r in context.catalog.snapshot_records(country)
+        if r.published and r.published.content == content and still_kept(r, context.retention, now)
+    ]
+    return max(found, key=lambda s: s.published_at, default=None)
+
+
+def _claim(context: RunContext, country_plan: CountryPlan, lineage: Lineage) -> str:
+    """The id a new generation publishes its content under, claimed before anything is written:
+    the first id of the content's chain (digests.next_snapshot_id) whose record no other sync
+    holds, written `writing` by one conditional put. A content whose snapshot expired, or that
+    another sync is writing, takes the next: an id never names two placements, so a pin on an
+    expired id never answers with other addresses and two syncs never share a catalog."""
+    shards = context.layout_for(sum(country_plan.strata), country_plan.locations).shards
+    details = {
+        "layout": [lineage.buckets, shards],
+        "startedAt": country_plan.published_at,
+        "epoch": lineage.epoch,
+    }
+    candidate = country_plan.content
+    while not context.catalog.claim_snapshot(lineage.country, candidate, lineage.generation, details):
         candidate = next_snapshot_id(candidate)
+    return candidate
 
 
 def _content(context: RunContext, country: str, parts: list[SortedPart]) -> CountryPlan:
@@ -146,9 +162,11 @@ def _content(context: RunContext, country: str, parts: list[SortedPart]) -> Coun
         per_region.update(part.regions)
         sources.update(part.sources)
         incomplete.update(part.incomplete)
+    content = content_id(country, cell_digests(parts))
     return CountryPlan(
         country=country,
-        snapshot_id=content_id(country, cell_digests(parts)),
+        snapshot_id=content,
+        content=content,
         strata=(strata[0], strata[1], strata[2], strata[3]),
         sources=sorted(sources),
         regions=dict(per_region),
@@ -159,7 +177,8 @@ def _content(context: RunContext, country: str, parts: list[SortedPart]) -> Coun
 
 
 def _place_as(country_plan: CountryPlan, stored: PublishedSnapshot) -> None:
-    """The plan of a content stored already: where it is stored."""
+    """The plan of a content stored already: where it is stored, under its id."""
+    country_plan.snapshot_id = stored.snapshot_id
     _place(country_plan, stored.placement)
     country_plan.catalog_shards = stored.layout.shards
 
@@ -179,6 +198,7 @@ def _place_new(
     lineage = lineages(context)[country]
     born_strata = [sum(p.born[s] for p in parts) for s in range(4)]
     born = sum(born_strata)
+    country_plan.snapshot_id = _claim(context, country_plan, lineage)
     start = catalog.allocate_slots(country, lineage.epoch, born)
     before: list[Segment] = []
     kept: dict[str, Location] = {}
@@ -198,7 +218,6 @@ def _place_new(
     locations = list(place_generation(live, kept, new).values())
     country_plan.min_share = min_share(span for location in locations for span in location.spans)
     published = country_plan.published(context)
-    record_writing(catalog, published)
     planned = Planned(country=country, appended=True, born=born)
     planned.catalog_items = catalog.put_locations(published.snapshot_id, published.layout, locations)
     planned.catalog_items += catalog.put_directories(

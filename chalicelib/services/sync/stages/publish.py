@@ -7,11 +7,11 @@ from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.admission import Tallies
 from chalicelib.services.sync.context import RunContext
-from chalicelib.services.sync.publication import publish_snapshot, sweep
+from chalicelib.services.sync.publication import publish_snapshot, still_kept, sweep
 from chalicelib.services.sync.report import CountryOutcome, SyncReport
 from chalicelib.services.sync.stages.base import CountryItem, Stage, Tallied, TaskResult
 from chalicelib.services.sync.stages.index import indexed, items_of
-from chalicelib.services.sync.stages.plan import country_plan, planned
+from chalicelib.services.sync.stages.plan import CountryPlan, Planned, country_plan, planned
 from chalicelib.services.sync.stages.route import compared_rows
 from chalicelib.services.sync.stages.write import written
 
@@ -53,10 +53,9 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
             raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
         if len(index_parts) != len(items_of(context, country)):
             raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
-        epoch = published.placement.epoch
-        if shards.appended and epoch not in context.catalog.list_epochs(country):
-            raise PublishConflict(f"{country}: epoch {epoch} was swept while this sync was away")
         active = context.catalog.active_snapshot(country)
+        if not (active and active.snapshot_id == published.snapshot_id):
+            _still_there(context, plan_of, shards)
         outcome.status = publish_snapshot(context.catalog, published, active, context.clock)
         outcome.items_deleted = sweep(
             country, published.snapshot_id, context.pool, context.catalog, context.clock, context.retention
@@ -64,6 +63,28 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
     return outcome
+
+
+def _still_there(context: RunContext, plan_of: CountryPlan, shards: Planned) -> None:
+    """What the run is about to point the country at must still be there: a new generation's own
+    claim and epoch (a run away longer than a stale write may find both swept by another sync,
+    which it then must not publish into; an epoch it began is deleted with it), or the kept
+    snapshot it publishes again (its retention may have run out meanwhile)."""
+    catalog, country, snapshot_id = context.catalog, plan_of.country, plan_of.snapshot_id
+    record = catalog.snapshot_record(country, snapshot_id)
+    if shards.again:
+        if record is None or not still_kept(record, context.retention, context.clock.now()):
+            raise PublishConflict(
+                f"{country}: snapshot {snapshot_id} expired before it could be published again"
+            )
+        return
+    writing = plan_of.writing
+    ours = record is not None and record.state == "writing" and record.generation == writing.tag
+    if ours and writing.epoch.name in catalog.list_epochs(country):
+        return
+    if writing.epoch.name == writing.tag and writing.epoch.name not in catalog.list_epochs(country):
+        context.pool.delete_epoch(writing.epoch)  # begun by this run, forgotten by a sweep
+    raise PublishConflict(f"{country}: snapshot {snapshot_id} was swept while this sync was away")
 
 
 def record_failure(context: RunContext, country: str, error: str) -> None:

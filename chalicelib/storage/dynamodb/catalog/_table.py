@@ -30,6 +30,7 @@ class CatalogItem(Model):
     snapshot = UnicodeAttribute(null=True)  # on pointers: the active id, for conditional publishing
     blob = BinaryAttribute(null=True, legacy_encoding=False)  # on directory blocks: the entries
     counter = NumberAttribute(null=True)  # on epochs: the slots handed out
+    claim = UnicodeAttribute(null=True)  # on a snapshot record: the generation that claimed its id
 
 
 def shards_for(location_count: int) -> int:

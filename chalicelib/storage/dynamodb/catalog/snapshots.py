@@ -26,6 +26,23 @@ class SnapshotRecords(CatalogTable):
         with storage_errors(self.table_name):
             item.save()
 
+    def claim_snapshot(
+        self, country: str, snapshot_id: str, generation: str, details: dict[str, Any]
+    ) -> bool:
+        """Record the id `writing` for this generation, if no other holds it (one conditional
+        put: no record yet, or this generation's own, a rerun): False when another does."""
+        doc = dumps({"state": "writing", "generation": generation, **details})
+        item = self._model(f"SNAPSHOTS#{country}", snapshot_id, doc=doc, claim=generation)
+        condition = self._model.pk.does_not_exist() | (self._model.claim == generation)
+        with storage_errors(self.table_name):
+            try:
+                item.save(condition=condition)
+            except PutError as exc:
+                if is_condition_failure(exc):
+                    return False
+                raise
+        return True
+
     def record_published(self, published: PublishedSnapshot, recorded_at: str) -> None:
         layout = published.layout
         details = {
@@ -63,16 +80,11 @@ class SnapshotRecords(CatalogTable):
                 doc = loads(self._model.get(f"SNAPSHOTS#{country}", snapshot_id).doc)
             except self._model.DoesNotExist:
                 return None
-        pointer = doc.get("pointer")
-        return SnapshotRecord(
-            country=country,
-            snapshot_id=snapshot_id,
-            state=doc["state"],
-            published=_pointer_from(country, pointer) if pointer else None,
-            retired_at=doc.get("retiredAt"),
-            expired_at=doc.get("expiredAt"),
-            generation=doc.get("generation"),
-        )
+        return _record_of(country, snapshot_id, doc)
+
+    def snapshot_records(self, country: str) -> list[SnapshotRecord]:
+        """Every snapshot of the country the records know (one Query)."""
+        return [_record_of(country, snapshot_id, doc) for snapshot_id, doc in self.list_snapshots(country)]
 
     def list_snapshots(self, country: str) -> list[tuple[str, dict[str, Any]]]:
         with storage_errors(self.table_name):
@@ -127,6 +139,7 @@ def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
         "s": s.layout.shards,
         "src": list(s.sources),
         "cov": coverage_to_doc(s.coverage),
+        "c": s.content,
         "pl": [
             s.placement.epoch,
             s.placement.buckets,
@@ -146,6 +159,7 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
         sources=tuple(doc["src"]),
         coverage=coverage_from_doc(country, doc["cov"]),
         placement=_placement_of(doc),
+        content=doc.get("c", doc["id"]),  # format 4: its id was its content's
     )
 
 
@@ -156,4 +170,17 @@ def _placement_of(doc: dict[str, Any]) -> Placement:
     epoch, buckets, segments, share = doc["pl"]
     return Placement(
         epoch, buckets, tuple(Segment(g[0], g[1], (g[2], g[3], g[4], g[5])) for g in segments), share
+    )
+
+
+def _record_of(country: str, snapshot_id: str, doc: dict[str, Any]) -> SnapshotRecord:
+    pointer = doc.get("pointer")
+    return SnapshotRecord(
+        country=country,
+        snapshot_id=snapshot_id,
+        state=doc["state"],
+        published=_pointer_from(country, pointer) if pointer else None,
+        retired_at=doc.get("retiredAt"),
+        expired_at=doc.get("expiredAt"),
+        generation=doc.get("generation"),
     )
