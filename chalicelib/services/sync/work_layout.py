@@ -123,5 +123,6 @@ def born_prefix(country: str, order_cell: str) -> str:
 
 
 def born_locations(country: str, order_cell: str) -> str:
-    """The locations of a part's rows new to the epoch, indexed over those rows alone."""
+    """The locations of a part's rows new to the epoch, indexed over those rows alone (written
+    when the run appends to an epoch: in a new one they are the part's locations)."""
     return f"born-locations/{country}/{order_cell}.jsonl"

@@ -214,7 +214,7 @@ def _place_new(
         lineage.generation, start, (born_strata[0], born_strata[1], born_strata[2], born_strata[3])
     )
     _place(country_plan, Placement(lineage.epoch, lineage.buckets, (*before, segment)))
-    new = _locations(context, parts, keys.born_locations, [sum(p.born) for p in parts], start)
+    new = _born_locations(context, parts, lineage, live, start)
     locations = list(place_generation(live, kept, new).values())
     country_plan.min_share = min_share(span for location in locations for span in location.spans)
     published = country_plan.published(context)
@@ -226,6 +226,18 @@ def _place_new(
     cells = [SortedCell(p.key, p.name, sum(p.born), tuple(p.offsets), p.part) for p in parts]
     planned.shards = shards_of(cells, context.job.shard_rows, start)
     return planned
+
+
+def _born_locations(
+    context: RunContext, parts: list[SortedPart], lineage: Lineage, live: dict[str, Location], start: int
+) -> dict[str, Location]:
+    """The new rows' locations at their slots from `start`. In a new epoch every row is new (the
+    sort wrote no separate file): the content's own, as they are from slot 0."""
+    if lineage.parent:
+        return _locations(context, parts, keys.born_locations, [sum(p.born) for p in parts], start)
+    if start == 0:
+        return live
+    return _locations(context, parts, keys.locations, [p.count for p in parts], start)  # a rerun's
 
 
 def _locations(

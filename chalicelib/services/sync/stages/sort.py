@@ -67,12 +67,14 @@ def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
             index.add(address)
             stats.add(address)
             if born is None or address.id in born:
-                born_index.add(address)
+                if born is not None:  # in a new epoch every row is new: `index` holds them all
+                    born_index.add(address)
                 born_strata[stratum_of(address)] += 1
                 yield json.dumps(address_to_doc(address), ensure_ascii=False)
 
     offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=context.job.shard_rows)
-    for key, found in ((keys.locations, index), (keys.born_locations, born_index)):
+    written = [(keys.locations, index)] + ([(keys.born_locations, born_index)] if born is not None else [])
+    for key, found in written:
         docs = (json.dumps(location_to_doc(loc), ensure_ascii=False) for loc in found.locations.values())
         work.write_lines(key(country, name), docs)
     return SortedPart(
