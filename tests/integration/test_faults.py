@@ -14,8 +14,10 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import deps
+from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, bearer, issue_token, wired_on
+from tests.support.factories import SOURCES, bearer, fresh_tables, issue_token, make_settings
+from tests.support.fakes import FakeClock
 from tests.support.faulty_dynamodb import FaultyDynamoDB
 from tests.support.sync import sync, write_manifest
 
@@ -25,6 +27,7 @@ pytestmark = [
 ]
 
 GENERATE = "/api/v1/generate?country=AD"
+READ_TIMEOUT = 1.0  # served calls; a slow fault takes twice as long
 BATCH = "/api/v1/generate/batch"
 BATCH_BODY = json.dumps({"count": 3, "filters": {"country": "AD"}})
 
@@ -38,8 +41,17 @@ def faulty(dynamodb_local: DynamoDBLocal) -> Iterator[FaultyDynamoDB]:
 
 @pytest.fixture
 def wired(aws_env: None, faulty: FaultyDynamoDB, tmp_path: Path) -> deps.Dependencies:
-    built = wired_on(faulty.endpoint, "fault", dynamodb_read_timeout_seconds=0.3)
-    sync(built, write_manifest(tmp_path, ["osm-andorra_2021-ad"]))
+    """Tables created and AD synced with the default timeouts, then served with a short read
+    timeout: a busy machine (two test workers) may take longer than that to create a table, and
+    a CreateTable retried after its first attempt succeeded fails."""
+    tables = fresh_tables("fault")
+    setup = deps.build(make_settings(**tables, dynamodb_endpoint=faulty.endpoint), FakeClock())
+    create_missing_tables(setup.stores)
+    sync(setup, write_manifest(tmp_path, ["osm-andorra_2021-ad"]))
+    settings = make_settings(
+        **tables, dynamodb_endpoint=faulty.endpoint, dynamodb_read_timeout_seconds=READ_TIMEOUT
+    )
+    built = deps.build(settings, setup.clock)
     deps.use(built)
     return built
 
@@ -85,7 +97,7 @@ def test_a_failing_call_is_503_with_retry_after_and_the_next_request_is_served(
     auth = bearer(issue_token(wired.stores.tokens, wired.clock, rate_per_minute=1000))
     assert _ask(client, request_kind, auth)[0] == 200
     before = faulty.plan.seen[operation]
-    faulty.fail(operation, kind, delay=1.0, after=after)
+    faulty.fail(operation, kind, delay=READ_TIMEOUT * 2, after=after)
     status, headers, body = _ask(client, request_kind, auth)
     assert (status, body["error"]["code"]) == (503, "SERVICE_UNAVAILABLE")
     assert headers["Retry-After"] == "5"
