@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# make test's pytest workers (pytest-xdist): the two cores of a CI runner.
+TEST_WORKERS ?= 2
 DDB_PORT ?= 8001
 SCOPE ?= generate
 RATE ?= 60
@@ -101,7 +103,7 @@ typecheck: $(PY_STAMP)
 # The coverage figure counts the code the tests run in their own process (not the local stacks'
 # subprocesses nor the emulator's Lambdas).
 pytest: install browser
-	$(BIN)/pytest --cov=chalicelib --cov=ags_testkit --cov-report=
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cov=chalicelib --cov=ags_testkit --cov-report=
 	@echo "Coverage (chalicelib and ags_testkit, in-process): $$($(BIN)/coverage report --format=total)%"
 
 clean:

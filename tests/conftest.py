@@ -30,6 +30,15 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`make test` spreads the files over two workers (pytest-xdist, --dist loadfile, in this
+    order: --no-loadscope-reorder). On a worker (workerinput), the integration suite comes
+    first: its full sync is the longest file, and started last it would run alone while the
+    other worker waits."""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: item.path.parent.name != "integration")
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """CI asks for the real data (AGS_REQUIRE_SOURCES, set by .ci/run): a missing ../shared fails
     the run instead of skipping the tests that need it."""
