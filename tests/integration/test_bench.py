@@ -52,6 +52,7 @@ def test_snapshots_bench_reports_what_each_resync_adds_and_what_the_sweep_delete
     unchanged = steps["sync A again (no change)"]
     assert "unchanged" in lines[unchanged]
     assert lines[unchanged + 1].endswith("added         0 items     0.00 MB")  # the pool: nothing
+    assert "added         0 items" in lines[unchanged + 2]  # the catalog: no copy of an unchanged snapshot
     changed = steps["sync B (1% changed)"]
     assert "published" in lines[changed]
     assert "added 4, removed 5" in lines[changed]  # A left out 4 rows, B 5 others
