@@ -14,10 +14,8 @@ from chalice.test import Client
 
 from app import app
 from chalicelib import deps
-from chalicelib.storage.dynamodb.tables import create_missing_tables
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, bearer, fresh_tables, issue_token, make_settings
-from tests.support.fakes import FakeClock
+from tests.support.factories import SOURCES, bearer, issue_token, wired_on
 from tests.support.faulty_dynamodb import FaultyDynamoDB
 from tests.support.sync import sync, write_manifest
 
@@ -44,14 +42,10 @@ def wired(aws_env: None, faulty: FaultyDynamoDB, tmp_path: Path) -> deps.Depende
     """Tables created and AD synced with the default timeouts, then served with a short read
     timeout: a busy machine (two test workers) may take longer than that to create a table, and
     a CreateTable retried after its first attempt succeeded fails."""
-    tables = fresh_tables("fault")
-    setup = deps.build(make_settings(**tables, dynamodb_endpoint=faulty.endpoint), FakeClock())
-    create_missing_tables(setup.stores)
+    setup = wired_on(faulty.endpoint, "fault")
     sync(setup, write_manifest(tmp_path, ["osm-andorra_2021-ad"]))
-    settings = make_settings(
-        **tables, dynamodb_endpoint=faulty.endpoint, dynamodb_read_timeout_seconds=READ_TIMEOUT
-    )
-    built = deps.build(settings, setup.clock)
+    serving = setup.settings.model_copy(update={"dynamodb_read_timeout_seconds": READ_TIMEOUT})
+    built = deps.build(serving, setup.clock)
     deps.use(built)
     return built
 
