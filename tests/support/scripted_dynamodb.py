@@ -25,6 +25,7 @@ class Reply:
     close: bool = False  # close the connection after answering
     crc32: int | None = None  # sent instead of the body's own checksum (a damaged answer)
     wait_for: int = 0  # answer once this many requests have arrived; if 2 s pass first, refuse
+    operation: str | None = None  # answers only this operation (requests may arrive in any order)
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,17 @@ class Script:
         with self.lock:
             self.received.append(received)
             self.lock.notify_all()
-            reply = self.replies.pop(0) if self.replies else Reply()
+            reply = self._reply_to(received.headers.get("X-Amz-Target", ""))
             if self.lock.wait_for(lambda: len(self.received) >= reply.wait_for, timeout=2):
                 return reply
             return error("ValidationException")
+
+    def _reply_to(self, target: str) -> Reply:
+        operation = target.rpartition(".")[2]
+        for index, reply in enumerate(self.replies):
+            if reply.operation in (None, operation):
+                return self.replies.pop(index)
+        return Reply()
 
 
 class ScriptedDynamoDB:

@@ -154,8 +154,11 @@ def test_nobody_listening_is_unreachable(aws_env: None) -> None:
 
 def test_two_calls_are_in_flight_at_once_on_one_thread(server: ScriptedDynamoDB) -> None:
     # Each answer waits for both requests to have arrived, else it is an error: calls sent one after
-    # the other's answer would fail.
-    server.answer(Reply(body={"n": 1}, wait_for=2), Reply(body={"n": 2}, wait_for=2))
+    # the other's answer would fail. The two may reach the server in either order.
+    server.answer(
+        Reply(body={"n": 1}, wait_for=2, operation="UpdateItem"),
+        Reply(body={"n": 2}, wait_for=2, operation="GetItem"),
+    )
     wire = wire_to(server)
 
     first = wire.start("UpdateItem", GET)
