@@ -4,6 +4,7 @@ HTTP API), for the storage wire's tests; it records every request it receives.""
 
 from __future__ import annotations
 
+import itertools
 import json
 import ssl
 import threading
@@ -66,13 +67,18 @@ class ScriptedDynamoDB:
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.script = Script()
         script = self.script
+        connections = itertools.count(1)  # numbered: id() of a closed socket may be reused
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # kept alive, as DynamoDB's are
 
+            def setup(self) -> None:
+                super().setup()
+                self.number = next(connections)
+
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                received = Received(dict(self.headers.items()), raw, id(self.connection))
+                received = Received(dict(self.headers.items()), raw, self.number)
                 reply = script.next_reply(received)
                 time.sleep(reply.delay)
                 data = json.dumps(reply.body).encode()
