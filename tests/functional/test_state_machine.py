@@ -8,6 +8,7 @@ import io
 import json
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,14 @@ from chalicelib.cli.main import main
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
 from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import SOURCES, make_settings, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.sync_oracle import collect
+from tests.support.throttled_writes import throttled_writes
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 SOURCE_IDS = ["nl-countrywide-bag", "osm-andorra-ad", "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]
@@ -65,21 +68,27 @@ def _upload_sources(s3: Any, tmp_path: Path) -> Path:
     return manifest
 
 
-@pytest.fixture
-def wired(aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
+@contextmanager
+def _wired(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
     with mock_aws(config=MOTO_CONFIG):
         settings = make_settings(sync_sources="s3://ags-sources/sources/", sync_work="s3://ags-work/runs/")
         dependencies = deps.build(settings, clock=FakeClock())
         create_missing_tables(dependencies.stores)
         deps.use(dependencies)
         backend = lambda_simple_backends[ACCOUNT][REGION]
-        backend.invoke = _run_handler  # type: ignore[method-assign,assignment]
+        backend.invoke = _run_handler  # type: ignore[method-assign]
         monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "lambda-tmp"))  # Lambda's /tmp
         (tmp_path / "lambda-tmp").mkdir()
         try:
             yield dependencies
         finally:
             backend.__dict__.pop("invoke", None)
+
+
+@pytest.fixture
+def wired(aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
+    with _wired(tmp_path, monkeypatch) as dependencies:
+        yield dependencies
 
 
 CALLS: list[dict[str, Any]] = []
@@ -90,14 +99,23 @@ CALLS: list[dict[str, Any]] = []
 FAILING: set[str] = set()
 
 
-def _run_handler(function_name: str, qualifier: str | None, body: Any, *args: object) -> bytes:
-    """A Lambda runtime for the state machine's calls: the app's real `sync_step` handler."""
+def _run_handler(
+    function_name: str, qualifier: str | None, body: Any, headers: Any, response_headers: dict[str, str]
+) -> bytes:
+    """A Lambda runtime for the state machine's calls: the app's real `sync_step` handler. An
+    exception it raises is answered as Lambda answers an unhandled one (Step Functions names the
+    task's error by its `errorType`)."""
     assert function_name.endswith("sync_step")
     event = json.loads(body)
     if event["action"] in FAILING:
         CALLS.append({"event": event, "result": None})
         raise RuntimeError(f"AccessDenied in the {event['action']} task")
-    result = sync_step(event, None)
+    try:
+        result = sync_step(event, None)
+    except Exception as exc:  # noqa: BLE001 - Lambda answers any unhandled exception
+        CALLS.append({"event": event, "result": None, "error": type(exc).__name__})
+        response_headers["x-amz-function-error"] = "Unhandled"
+        return json.dumps({"errorType": type(exc).__name__, "errorMessage": str(exc)}).encode()
     CALLS.append({"event": event, "result": result})
     return json.dumps(result).encode()
 
@@ -156,6 +174,58 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     second = _run(machine, "sync-2")  # the inputs are unchanged: the Choice state ends it
     assert second["status"] == "SUCCEEDED"
     assert json.loads(second["output"])["current"] is True
+
+
+@needs_sources
+def test_a_country_whose_writes_fail_is_reported_failed_and_the_others_are_published(
+    aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write task that cannot write (DynamoDB throttles every try) fails its country, as the
+    local sync does: once Step Functions has spent its retries, the Map's catch records the
+    country's failure instead of failing the Map (on Step Functions, a Map fails on its first
+    failed item), the country's index is not built, its publish reports the failure, and the
+    other countries are published."""
+    for stage in STAGES:  # moto's Map goes on past a failed item anyway: the catches, read off
+        task = definition("arn:fn")["States"][f"Stage {stage}"]["ItemProcessor"]["States"]["Task"]
+        assert ("Catch" in task) == (stage in ("plan", "write", "index"))
+    with throttled_writes("NL") as fault, _wired(tmp_path, monkeypatch) as wired:
+        s3 = boto3.client("s3", region_name=REGION)
+        _upload_sources(s3, tmp_path)
+        s3.create_bucket(Bucket="ags-work")
+        machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
+        CALLS.clear()
+
+        run = _run(machine, "sync-nl-throttled")
+
+        assert run["status"] == "SUCCEEDED", run.get("cause")
+        assert fault.throttled > 0
+        raised = {
+            (c["event"]["stage"], c["event"]["item"]["country"], c["error"]) for c in CALLS if "error" in c
+        }
+        assert raised == {("write", "NL", "StorageUnavailable")}
+        failed = [c for c in CALLS if c["event"]["action"] == "fail"]
+        assert failed
+        assert {(c["event"]["stage"], c["result"]["failed"]) for c in failed} == {("write", "NL")}
+        indexed = {
+            c["event"]["item"]["country"]
+            for c in CALLS
+            if c["event"].get("stage") == "index" and c["event"]["action"] == "task"
+        }
+        assert "NL" not in indexed
+        stored = wired.stores.catalog.latest_sync_report()
+        assert stored is not None
+        report = SyncReport.from_dict(stored)
+        assert not report.ok
+        nl = report.countries["NL"]
+        assert nl.status == "failed"
+        assert nl.error is not None
+        assert nl.error == "StorageUnavailable: the data store is temporarily unavailable; try again shortly"
+        published = {c for c, o in report.countries.items() if o.status == "published"}
+        assert published == {"AD", "IT"}  # the countries of the sources but NL; the others are empty
+        catalog = wired.stores.catalog
+        assert catalog.active_snapshot("NL") is None
+        assert catalog.active_snapshot("AD") is not None
+        assert catalog.active_snapshot("IT") is not None
 
 
 @needs_sources

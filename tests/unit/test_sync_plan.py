@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chalicelib.errors import ConfigurationError
@@ -132,6 +134,9 @@ def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> 
         {"action": "task", "run": "r1", "stage": "shuffle", "item": {}},
         {"action": "start", "run": "../other-run"},
         {"action": "start", "run": "r1", "extra": 1},
+        {"action": "fail", "run": "r1", "stage": "write", "item": {"country": "NL"}},  # no failure
+        {"action": "fail", "run": "r1", "stage": "map", "item": {}, "failure": {"Error": "X"}},  # a run's
+        {"action": "fail", "run": "r1", "stage": "write", "item": {}, "failure": {"Cause": "{}"}},
     ],
 )
 def test_a_step_event_the_state_machine_would_not_send_is_refused(event: dict[str, object]) -> None:
@@ -142,3 +147,28 @@ def test_a_step_event_the_state_machine_would_not_send_is_refused(event: dict[st
 def test_a_step_event_of_the_state_machine_is_accepted() -> None:
     step = parse_step({"action": "task", "run": "sync-20261123T000000Z", "stage": "write", "item": {"x": 1}})
     assert (step.stage, step.item) == ("write", {"x": 1})
+
+
+@pytest.mark.parametrize(
+    ("cause", "described"),
+    [
+        (
+            json.dumps({"errorType": "StorageUnavailable", "errorMessage": "try again"}),
+            "StorageUnavailable: try again",
+        ),
+        ("not json", "StorageUnavailable"),
+        ("[1]", "StorageUnavailable"),
+    ],
+)
+def test_a_caught_failure_is_described_by_its_name_and_lambdas_message(cause: str, described: str) -> None:
+    step = parse_step(
+        {
+            "action": "fail",
+            "run": "sync-1",
+            "stage": "write",
+            "item": {"country": "NL"},
+            "failure": {"Error": "StorageUnavailable", "Cause": cause},
+        }
+    )
+    assert step.failure is not None
+    assert step.failure.describe() == described

@@ -13,17 +13,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from chalicelib.errors import PublishConflict, StorageUnavailable
-from chalicelib.services.sync.pipeline import SyncPipeline
+from chalicelib.services.sync.pipeline import COUNTRY_FAILURES, COUNTRY_STAGES, SyncPipeline
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
 
 PipelineFactory = Callable[[], SyncPipeline]  # picklable when workers > 0: each builds its own
-# The stages whose tasks write a country's tables: a storage failure there fails that country only
-# (reported `failed`, its served snapshot untouched), and the others go on.
-COUNTRY_STAGES = ("plan", "write", "index")
-_COUNTRY_FAILURES = (StorageUnavailable, PublishConflict)
 
 _pipeline: SyncPipeline | None = None  # one per worker process
 
@@ -117,7 +112,7 @@ class LocalExecutor:
         for item, run in runs:
             try:
                 run()  # results are recorded by the tasks; a task's error is raised here
-            except _COUNTRY_FAILURES as exc:
+            except COUNTRY_FAILURES as exc:
                 if stage not in COUNTRY_STAGES:
                     raise
                 failed.setdefault(str(item["country"]), f"{type(exc).__name__}: {exc}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, WORK_FORMAT, SyncJob
@@ -16,6 +17,11 @@ from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, p
 from chalicelib.services.sync.stages.index import items_of
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import load_manifest
+
+# The stages whose tasks write a country's tables: a storage failure there fails that country only
+# (reported `failed`, its served snapshot untouched), and the others go on.
+COUNTRY_STAGES = ("plan", "write", "index")
+COUNTRY_FAILURES = (StorageUnavailable, PublishConflict)
 
 
 @dataclass
@@ -88,6 +94,26 @@ class SyncPipeline:
         doc: dict[str, Any] = result.model_dump(mode="json")
         self.context.work.write_json(keys.done(stage, parsed.task()), doc)
         return doc
+
+    def run_once(self, stage: str, item: dict[str, Any]) -> dict[str, Any]:
+        """One task as a state machine's Map runs it, every item whatever happened to the others:
+        a task that recorded its result (a retried one, a failed country's publish) is not run
+        again."""
+        task = BY_NAME[stage].item.model_validate(item).task()
+        if self.context.work.exists(keys.done(stage, task)):
+            recorded: dict[str, Any] = self.context.work.read_json(keys.done(stage, task))
+            return recorded
+        return self.run_task(stage, item)
+
+    def fail_task(self, stage: str, item: dict[str, Any], error: str) -> str:
+        """A country stage's task that failed for good (its retries spent): its country fails, the
+        run goes on. Returns the country."""
+        if stage not in COUNTRY_STAGES:
+            raise ValueError(f"a {stage} task's failure is the run's, not a country's")
+        BY_NAME[stage].item.model_validate(item)  # every country stage's item names its country
+        country = str(item["country"])
+        self.fail_country(country, error)
+        return country
 
     def is_done(self, stage: str, item: dict[str, Any]) -> bool:
         task = BY_NAME[stage].item.model_validate(item).task()

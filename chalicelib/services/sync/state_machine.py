@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chalicelib.services.sync import work_layout
+from chalicelib.services.sync.pipeline import COUNTRY_FAILURES, COUNTRY_STAGES
 from chalicelib.services.sync.stages import STAGES
 
 # A task re-run after an error rewrites the same output (each is idempotent); throttles and
@@ -32,6 +33,8 @@ _RETRY = [
 
 
 STEP_EVENT_VARIABLE = "SYNC_STEP_EVENT"
+# The errors (a Lambda's `errorType`: the exception's class name) that fail a country, not the run.
+_COUNTRY_ERRORS = [failure.__name__ for failure in COUNTRY_FAILURES]
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ def definition(
     }
     for index, stage in enumerate(STAGES):
         following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else "Done"
-        processor = _processor(function_arn, container)
+        processor = _processor(function_arn, container, country_stage=stage in COUNTRY_STAGES)
         states[_map_name(stage)] = _stage_map(stage, processor, max_concurrency, _close_name(stage))
         states[_close_name(stage)] = {
             **_invoke(function_arn, {"action": "close", "stage": stage, "run.$": "$.run"}),
@@ -164,11 +167,27 @@ def _stage_map(stage: str, processor: dict[str, Any], max_concurrency: int, foll
     }
 
 
-def _processor(function_arn: str, container: Container | None) -> dict[str, Any]:
-    """One item's states: the Lambda task, or a choice between it and the container task."""
-    task = {**_invoke(function_arn, None), "ResultPath": None, "End": True}
+def _processor(function_arn: str, container: Container | None, *, country_stage: bool) -> dict[str, Any]:
+    """One item's states: the Lambda task, or a choice between it and the container task. In a
+    country stage, a Lambda task whose retries are spent on a storage failure fails its country
+    only (the `fail` step records it, the country is not published) and the Map goes on with the
+    others, as the local sync does; any other error still fails the Map, and the execution."""
+    task: dict[str, Any] = {**_invoke(function_arn, None), "ResultPath": None, "End": True}
+    states: dict[str, Any] = {"Task": task}
+    if country_stage:
+        task["Catch"] = [
+            {"ErrorEquals": _COUNTRY_ERRORS, "ResultPath": "$.failure", "Next": "Country failed"}
+        ]
+        failed = {
+            "action": "fail",
+            "stage.$": "$.stage",
+            "run.$": "$.run",
+            "item.$": "$.item",
+            "failure.$": "$.failure",
+        }
+        states["Country failed"] = {**_invoke(function_arn, failed), "ResultPath": None, "End": True}
     if container is None:
-        return {"StartAt": "Task", "States": {"Task": task}}
+        return {"StartAt": "Task", "States": states}
     marked = [
         {"Variable": "$.item.runner", "IsPresent": True},
         {"Variable": "$.item.runner", "StringEquals": "container"},
@@ -181,7 +200,8 @@ def _processor(function_arn: str, container: Container | None) -> dict[str, Any]
                 "Choices": [{"And": marked, "Next": "Container task"}],
                 "Default": "Task",
             },
-            "Task": task,
+            **states,
+            # ECS reports a failed container as States.TaskFailed, whatever the error: not caught.
             "Container task": {**_run_task(container), "ResultPath": None, "End": True},
         },
     }

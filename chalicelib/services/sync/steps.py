@@ -1,10 +1,12 @@
 """One call of the `sync_step` Lambda, as the state machine makes it: acquire one manifest entry's
-file from its publisher, start a run, run one task of a stage, or close a stage. The event is
+file from its publisher, start a run, run one task of a stage, record a country stage's task that
+failed for good (its country fails, the run goes on), or close a stage. The event is
 validated like any request: the state machine builds it, but a hand-made invocation must not reach
 the steps with anything else."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -14,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.acquisition import Acquisition
-from chalicelib.services.sync.pipeline import SyncPipeline
+from chalicelib.services.sync.pipeline import COUNTRY_STAGES, SyncPipeline
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
@@ -22,13 +24,31 @@ from chalicelib.sources.manifest import SourceEntry
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
 
+class TaskFailure(BaseModel):
+    """A caught error as Step Functions hands it on: the error's name (a Lambda's `errorType`) and
+    its cause (for a Lambda, its error answer as JSON)."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    error: str = Field(alias="Error", max_length=256)
+    cause: str = Field(default="", alias="Cause", max_length=32768)
+
+    def describe(self) -> str:
+        try:
+            message = json.loads(self.cause).get("errorMessage", "")
+        except (ValueError, AttributeError):
+            message = ""
+        return f"{self.error}: {message}" if message else self.error
+
+
 class StepEvent(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["acquire", "start", "task", "close"]
+    action: Literal["acquire", "start", "task", "fail", "close"]
     run: str = Field(pattern=r"^[A-Za-z0-9_-]{1,80}$")  # the execution's name: the work folder
     stage: Stage | None = None
     item: dict[str, Any] | None = None
+    failure: TaskFailure | None = None  # for `fail`: what Step Functions caught
 
 
 def parse_step(event: object) -> StepEvent:
@@ -36,10 +56,12 @@ def parse_step(event: object) -> StepEvent:
         step = StepEvent.model_validate(event)
     except ValidationError as exc:
         raise ConfigurationError(f"not a sync step event: {exc.error_count()} problem(s)") from exc
-    if step.action in ("task", "close") and step.stage is None:
-        raise ConfigurationError("a task or close event names its stage")
-    if step.action in ("task", "acquire") and step.item is None:
+    if step.action in ("task", "fail", "close") and step.stage is None:
+        raise ConfigurationError(f"a {step.action} event names its stage")
+    if step.action in ("task", "fail", "acquire") and step.item is None:
         raise ConfigurationError(f"an {step.action} event carries its item")
+    if step.action == "fail" and (step.failure is None or step.stage not in COUNTRY_STAGES):
+        raise ConfigurationError("a fail event carries the failure of a country stage's task")
     return step
 
 
@@ -72,4 +94,7 @@ def run_step(
         pipeline.close(step.stage)
         return {"closed": step.stage}
     assert step.item is not None
-    return pipeline.run_task(step.stage, step.item)
+    if step.action == "fail":
+        assert step.failure is not None
+        return {"failed": pipeline.fail_task(step.stage, step.item, step.failure.describe())}
+    return pipeline.run_once(step.stage, step.item)

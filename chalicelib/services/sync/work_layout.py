@@ -37,6 +37,11 @@ def done(stage: str, task: str) -> str:
     return f"{done_prefix(stage)}{task}.json"
 
 
+def outcome(country: str) -> str:
+    """A country's publish result: recorded early when its writes failed (it is not published)."""
+    return done("publish", country)
+
+
 def done_prefix(stage: str, task_prefix: str = "") -> str:
     return f"done/{stage}/{task_prefix}"
 

@@ -26,7 +26,14 @@ class Indexed(TaskResult):
 
 
 def plan(context: RunContext) -> list[IndexItem]:
-    return [item for country in context.job.countries for item in items_of(context, country)]
+    """Every country's index tasks, but a failed one's (its write failed: it is not published)."""
+    failed = {c for c in context.job.countries if context.work.exists(keys.outcome(c))}
+    return [
+        item
+        for country in context.job.countries
+        if country not in failed
+        for item in items_of(context, country)
+    ]
 
 
 def items_of(context: RunContext, country: str) -> list[IndexItem]:

@@ -90,7 +90,7 @@ def _still_there(context: RunContext, plan_of: CountryPlan, shards: Planned) -> 
 def record_failure(context: RunContext, country: str, error: str) -> None:
     """A country whose writes failed: reported `failed`, never published (its pointer never moves)."""
     failed = Outcome(outcome=CountryOutcome(country, "failed", error=error))
-    context.work.write_json(keys.done(STAGE.name, country), failed.model_dump(mode="json"))
+    context.work.write_json(keys.outcome(country), failed.model_dump(mode="json"))
 
 
 def report(context: RunContext) -> SyncReport:
