@@ -80,11 +80,15 @@ def test_the_state_machine_maps_each_stage_over_its_items_in_s3_then_closes_it()
     machine = definition("arn:aws:lambda:us-east-1:123456789012:function:sync_step", max_concurrency=8)
     states = machine["States"]
     order, name = [], states["Current?"]["Default"]
-    while name != "Done":
+    while name != "All published?":
         state = states[name]
         order.append(name)
         name = state["Next"]
     assert order == [step for stage in STAGES for step in (f"Stage {stage}", f"Close {stage}")]
+    assert states["All published?"]["Default"] == "Done"
+    [failed] = states["All published?"]["Choices"]
+    assert (failed["Variable"], failed["BooleanEquals"]) == ("$.closed.Payload.ok", False)
+    assert states[failed["Next"]] == {**states[failed["Next"]], "Type": "Fail", "Error": "CountriesFailed"}
     for stage in STAGES:
         mapped = states[f"Stage {stage}"]
         assert mapped["ItemProcessor"]["ProcessorConfig"]["Mode"] == "DISTRIBUTED"

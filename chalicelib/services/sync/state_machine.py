@@ -89,14 +89,26 @@ def definition(
         "Unchanged": {"Type": "Succeed"},
     }
     for index, stage in enumerate(STAGES):
-        following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else "Done"
+        following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else "All published?"
         processor = _processor(function_arn, container, country_stage=stage in COUNTRY_STAGES)
         states[_map_name(stage)] = _stage_map(stage, processor, max_concurrency, _close_name(stage))
         states[_close_name(stage)] = {
             **_invoke(function_arn, {"action": "close", "stage": stage, "run.$": "$.run"}),
-            "ResultPath": None,
+            "ResultPath": None if following != "All published?" else "$.closed",
             "Next": following,
         }
+    # The last close answers whether every country was published: a country that failed (its
+    # report recorded, the others published) fails the execution, so the sync's alarm goes off.
+    states["All published?"] = {
+        "Type": "Choice",
+        "Choices": [{"Variable": "$.closed.Payload.ok", "BooleanEquals": False, "Next": "Countries failed"}],
+        "Default": "Done",
+    }
+    states["Countries failed"] = {
+        "Type": "Fail",
+        "Error": "CountriesFailed",
+        "Cause": "a country's sync failed; the others are published (the sync report: /data-health)",
+    }
     states["Done"] = {"Type": "Succeed"}
     if manifest is not None:
         states["Acquire"] = _acquire_map(function_arn, manifest)

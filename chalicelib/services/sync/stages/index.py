@@ -27,13 +27,19 @@ class Indexed(TaskResult):
 
 def plan(context: RunContext) -> list[IndexItem]:
     """Every country's index tasks, but a failed one's (its write failed: it is not published)."""
-    failed = {c for c in context.job.countries if context.work.exists(keys.outcome(c))}
+    failed = {c for c in context.job.countries if _has_failed(context, c)}
     return [
         item
         for country in context.job.countries
         if country not in failed
         for item in items_of(context, country)
     ]
+
+
+def _has_failed(context: RunContext, country: str) -> bool:
+    """Its outcome recorded already, as failed (the local sync closes this stage after publishing)."""
+    outcome = keys.outcome(country)
+    return context.work.exists(outcome) and context.work.read_json(outcome)["outcome"]["status"] == "failed"
 
 
 def items_of(context: RunContext, country: str) -> list[IndexItem]:
