@@ -1,6 +1,7 @@
-"""DynamoDB throttling every batch write that holds an address of one country, answered as the
-service answers (400 ThrottlingException) from botocore's `before-send` event, ahead of moto: a
-fake of the outside world for runs on moto, where no proxy stands in front of the engine."""
+"""DynamoDB throttling every batch write (or every one that holds an address of one country),
+answered as the service answers, from botocore's `before-send` event, ahead of moto: a 400
+ThrottlingException, or a 200 handing every item back as UnprocessedItems (throttled item by
+item). A fake of the outside world for runs on moto, where no proxy stands in front of the engine."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ _THROTTLED = json.dumps(
 
 
 class ThrottledWrites:
-    def __init__(self, country: str) -> None:
+    def __init__(self, country: str | None, unprocessed: bool) -> None:
         self.country = country
+        self.unprocessed = unprocessed
         self.throttled = 0  # requests answered with the throttle
 
     def __call__(self, event_name: str, request: Any, **_: Any) -> AWSResponse | None:
@@ -29,9 +31,14 @@ class ThrottledWrites:
             return None
         self.throttled += 1
         headers = {"Content-Type": "application/x-amz-json-1.0"}
+        if self.unprocessed:
+            handed_back = {"UnprocessedItems": json.loads(request.body)["RequestItems"]}
+            return AWSResponse(request.url, 200, headers, MockRawResponse(json.dumps(handed_back)))
         return AWSResponse(request.url, 400, headers, MockRawResponse(_THROTTLED))
 
     def _holds_country(self, body: bytes | None) -> bool:
+        if self.country is None:
+            return True
         for requests in json.loads(body or b"{}").get("RequestItems", {}).values():
             for request in requests:
                 doc = request.get("PutRequest", {}).get("Item", {}).get("doc", {}).get("S", "")
@@ -41,9 +48,9 @@ class ThrottledWrites:
 
 
 @contextmanager
-def throttled_writes(country: str) -> Iterator[ThrottledWrites]:
+def throttled_writes(country: str | None = None, *, unprocessed: bool = False) -> Iterator[ThrottledWrites]:
     """For botocore sessions created from now on (PynamoDB creates one per thread)."""
-    fault = ThrottledWrites(country)
+    fault = ThrottledWrites(country, unprocessed)
     entry = ("before-send", fault)
     handlers.BUILTIN_HANDLERS.insert(0, entry)
     boto3.DEFAULT_SESSION = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError
-from pynamodb.exceptions import GetError, UpdateError
+from pynamodb.exceptions import GetError, PutError, UpdateError
 
 from chalicelib.errors import StorageUnavailable
 from chalicelib.storage.dynamodb._dynamo import storage_errors
@@ -37,3 +37,10 @@ def test_unreachable_endpoint_is_unavailable() -> None:
 def test_client_mistakes_are_not_disguised() -> None:
     with pytest.raises(UpdateError), storage_errors("t"):
         raise UpdateError(cause=_client_error("ValidationException"))
+
+
+def test_a_batch_whose_items_stay_unprocessed_is_unavailable_a_refused_condition_is_not() -> None:
+    with pytest.raises(StorageUnavailable), storage_errors("t"):
+        raise PutError("Failed to batch write items: max_retry_attempts exceeded")  # as PynamoDB's batch
+    with pytest.raises(PutError), storage_errors("t"):
+        raise PutError(cause=_client_error("ConditionalCheckFailedException"))

@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.attributes import TTLAttribute
-from pynamodb.exceptions import PynamoDBException
+from pynamodb.exceptions import PutError, PynamoDBException
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
@@ -74,6 +74,10 @@ def storage_errors(table: str) -> Iterator[None]:
     except PynamoDBException as exc:
         if isinstance(exc.cause, BotoCoreError):  # a timeout or a lost connection: no response at all
             raise _unavailable(table, type(exc.cause).__name__) from exc
+        if isinstance(exc, PutError) and exc.cause is None:  # a batch's items handed back unprocessed
+            raise _unavailable(
+                table, "UnprocessedItems"
+            ) from exc  # (throttled item by item) past the retries
         code = response_code(exc)
         if code in _UNAVAILABLE_CODES:
             raise _unavailable(table, code) from exc
