@@ -66,8 +66,7 @@ class SyncPipeline:
 
     def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
         """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""
-        stored = self.context.catalog.latest_sync_report()
-        latest = SyncReport.from_dict(stored) if stored is not None else None
+        latest = self._latest_report()
         return latest is not None and latest.ok and latest.fingerprint == self.fingerprint(target, sources)
 
     def is_resumable(self, target: SyncTarget) -> bool:
@@ -99,11 +98,19 @@ class SyncPipeline:
         """One task as a state machine's Map runs it, every item whatever happened to the others:
         a task that recorded its result (a retried one, a failed country's publish) is not run
         again."""
-        task = BY_NAME[stage].item.model_validate(item).task()
-        if self.context.work.exists(keys.done(stage, task)):
-            recorded: dict[str, Any] = self.context.work.read_json(keys.done(stage, task))
+        if self.is_done(stage, item):
+            recorded: dict[str, Any] = self.context.work.read_json(self._done(stage, item))
             return recorded
         return self.run_task(stage, item)
+
+    def published_all(self) -> bool:
+        """The finished run's report, as its publish stage recorded it: no country failed."""
+        latest = self._latest_report()
+        return latest is not None and latest.ok
+
+    def _latest_report(self) -> SyncReport | None:
+        stored = self.context.catalog.latest_sync_report()
+        return SyncReport.from_dict(stored) if stored is not None else None
 
     def fail_task(self, stage: str, item: dict[str, Any], error: str) -> str:
         """A country stage's task that failed for good (its retries spent): its country fails, the
@@ -116,8 +123,11 @@ class SyncPipeline:
         return country
 
     def is_done(self, stage: str, item: dict[str, Any]) -> bool:
-        task = BY_NAME[stage].item.model_validate(item).task()
-        return self.context.work.exists(keys.done(stage, task))
+        return self.context.work.exists(self._done(stage, item))
+
+    @staticmethod
+    def _done(stage: str, item: dict[str, Any]) -> str:
+        return keys.done(stage, BY_NAME[stage].item.model_validate(item).task())
 
     def close(self, stage: str) -> None:
         """After the stage's last task: its finish, then the next stage's items."""

@@ -35,6 +35,7 @@ _RETRY = [
 STEP_EVENT_VARIABLE = "SYNC_STEP_EVENT"
 # The errors (a Lambda's `errorType`: the exception's class name) that fail a country, not the run.
 _COUNTRY_ERRORS = [failure.__name__ for failure in COUNTRY_FAILURES]
+_VERDICT = "All published?"  # after the last close: a failed country fails the execution
 
 
 @dataclass(frozen=True)
@@ -89,17 +90,17 @@ def definition(
         "Unchanged": {"Type": "Succeed"},
     }
     for index, stage in enumerate(STAGES):
-        following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else "All published?"
+        following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else _VERDICT
         processor = _processor(function_arn, container, country_stage=stage in COUNTRY_STAGES)
         states[_map_name(stage)] = _stage_map(stage, processor, max_concurrency, _close_name(stage))
         states[_close_name(stage)] = {
             **_invoke(function_arn, {"action": "close", "stage": stage, "run.$": "$.run"}),
-            "ResultPath": None if following != "All published?" else "$.closed",
+            "ResultPath": "$.closed" if following == _VERDICT else None,
             "Next": following,
         }
     # The last close answers whether every country was published: a country that failed (its
     # report recorded, the others published) fails the execution, so the sync's alarm goes off.
-    states["All published?"] = {
+    states[_VERDICT] = {
         "Type": "Choice",
         "Choices": [{"Variable": "$.closed.Payload.ok", "BooleanEquals": False, "Next": "Countries failed"}],
         "Default": "Done",

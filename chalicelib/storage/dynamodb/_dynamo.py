@@ -74,10 +74,9 @@ def storage_errors(table: str) -> Iterator[None]:
     except PynamoDBException as exc:
         if isinstance(exc.cause, BotoCoreError):  # a timeout or a lost connection: no response at all
             raise _unavailable(table, type(exc.cause).__name__) from exc
-        if isinstance(exc, PutError) and exc.cause is None:  # a batch's items handed back unprocessed
-            raise _unavailable(
-                table, "UnprocessedItems"
-            ) from exc  # (throttled item by item) past the retries
+        if isinstance(exc, PutError) and exc.cause is None:
+            # A batch's items handed back unprocessed (throttled item by item) past the retries.
+            raise _unavailable(table, "UnprocessedItems") from exc
         code = response_code(exc)
         if code in _UNAVAILABLE_CODES:
             raise _unavailable(table, code) from exc

@@ -27,13 +27,8 @@ class Indexed(TaskResult):
 
 def plan(context: RunContext) -> list[IndexItem]:
     """Every country's index tasks, but a failed one's (its write failed: it is not published)."""
-    failed = {c for c in context.job.countries if _has_failed(context, c)}
-    return [
-        item
-        for country in context.job.countries
-        if country not in failed
-        for item in items_of(context, country)
-    ]
+    countries = [c for c in context.job.countries if not _has_failed(context, c)]
+    return [item for country in countries for item in items_of(context, country)]
 
 
 def _has_failed(context: RunContext, country: str) -> bool:
