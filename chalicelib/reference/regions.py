@@ -81,7 +81,10 @@ class RegionGazetteer:
         subdivisions = list(pycountry.subdivisions.get(country_code=country) or [])  # type: ignore[no-untyped-call]
         self._by_code = {s.code: s for s in subdivisions}
         self.first_level = tuple(
-            sorted((Region(s.code, s.name) for s in subdivisions if not s.parent_code), key=lambda r: r.code)
+            sorted(
+                (Region(s.code, display_name(s.name)) for s in subdivisions if not s.parent_code),
+                key=lambda r: r.code,
+            )
         )
         self._names = _name_index(country, subdivisions)
         self._native = _native_names(country, subdivisions)
@@ -146,10 +149,26 @@ class RegionGazetteer:
         return Region(code, self._native.get(code) or display_name(self._by_code[code].name))
 
 
+# ISO appends a bracketed note to some names: a former code (SE "Stockholms län [SE-01]"), another
+# language's name (ES "A Coruña [La Coruña]", GB "Isle of Anglesey [Sir Ynys Môn GB-YNM]").
+_NOTE = re.compile(r"\s*\[([^\]]*)\]$")
+_NOTE_CODE = re.compile(r"\s*\b[A-Z]{2}-[A-Z0-9]{1,3}\b")
+
+
 def display_name(iso_name: str) -> str:
-    """ISO lists some names inverted ("Bruxelles-Capitale, Région de"); show them in reading order."""
-    before, comma, after = iso_name.partition(", ")
-    return f"{after} {before}" if comma else iso_name
+    """The name a form shows: ISO's bracketed note dropped, and names ISO lists inverted
+    ("Bruxelles-Capitale, Région de") in reading order."""
+    name = _NOTE.sub("", iso_name)
+    before, comma, after = name.partition(", ")
+    return f"{after} {before}" if comma else name
+
+
+def _iso_names(iso_name: str) -> set[str]:
+    """Every name ISO gives a unit: as listed, shown, and the other-language name of its note."""
+    names = {iso_name, display_name(iso_name), _NOTE.sub("", iso_name)}
+    if note := _NOTE.search(iso_name):
+        names.add(_NOTE_CODE.sub("", note[1]).strip())
+    return {n for n in names if n}
 
 
 def _name_index(country: str, subdivisions: list[object]) -> dict[str, str]:
@@ -159,7 +178,7 @@ def _name_index(country: str, subdivisions: list[object]) -> dict[str, str]:
     translations = [_translation(locale) for locale in facts(country).subdivision_locales]
     for sub in subdivisions:
         code: str = sub.code  # type: ignore[attr-defined]
-        names = {sub.name} | {t.gettext(sub.name) for t in translations if t}  # type: ignore[attr-defined]
+        names = _iso_names(sub.name) | {t.gettext(sub.name) for t in translations if t}  # type: ignore[attr-defined]
         for name in names:
             for key in {value_key(name), _SUFFIX.sub("", value_key(name))}:
                 index.setdefault(key, set()).add(code)

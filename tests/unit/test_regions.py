@@ -68,6 +68,31 @@ def test_inverted_iso_names_read_naturally() -> None:
 
 
 @pytest.mark.parametrize(
+    ("country", "code", "name"),
+    [
+        ("SE", "SE-AB", "Stockholms län"),  # ISO: "Stockholms län [SE-01]", its former code
+        ("GB", "GB-AGY", "Isle of Anglesey"),  # ISO: "... [Sir Ynys Môn GB-YNM]"
+        ("ES", "ES-C", "A Coruña"),  # ISO: "A Coruña [La Coruña]"
+    ],
+)
+def test_iso_s_bracketed_notes_are_not_part_of_the_served_name(country: str, code: str, name: str) -> None:
+    region = gazetteer(country).by_code(code)
+    assert region is not None
+    assert region.name == name
+    assert all("[" not in r.name for r in gazetteer(country).first_level)
+
+
+@pytest.mark.parametrize(
+    ("country", "text", "code"),
+    [("SE", "Stockholms län", "SE-AB"), ("GB", "Sir Ynys Môn", "GB-WLS"), ("ES", "La Coruña", "ES-GA")],
+)
+def test_the_name_in_an_iso_note_resolves_too(country: str, text: str, code: str) -> None:
+    resolved = gazetteer(country).resolve(text)
+    assert resolved is not None
+    assert resolved.region.code == code
+
+
+@pytest.mark.parametrize(
     ("country", "code", "native"),
     [
         ("KR", "KR-41", "경기도"),  # ISO's own name is the romanization Gyeonggi-do
