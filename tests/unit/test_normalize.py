@@ -165,3 +165,24 @@ def test_an_italian_address_gets_the_province_of_its_postcode_listed_as_derived(
     assert {"region", "province"} <= set(rome.derived)
     assert rome.completeness.complete
     assert rome.formatted == "Via Merulana 1, 00185 Roma RM"
+
+
+@pytest.mark.parametrize(
+    ("country", "postcode", "served", "derived"),
+    [
+        ("AD", "500", "AD500", True),  # the prefix is not the row's text
+        ("AD", "AD500", "AD500", False),
+        ("GB", "ec2y8bb", "EC2Y 8BB", False),  # spacing and case only
+        ("PT", "4300-198 PORTO", "4300-198", False),  # the locality dropped, nothing added
+    ],
+)
+def test_a_postcode_whose_written_form_adds_characters_is_listed_as_derived(
+    country: str, postcode: str, served: str, derived: bool
+) -> None:
+    places = {"AD": ("1.5218", "42.5063"), "GB": ("-0.0931", "51.5203"), "PT": ("-8.6109", "41.1337")}
+    lon, lat = places[country]
+    address = make_address(
+        source_id=f"test-{country.lower()}", country=country, postcode=postcode, region="", lon=lon, lat=lat
+    )
+    assert address.components.postcode == served
+    assert ("postcode" in address.derived) is derived

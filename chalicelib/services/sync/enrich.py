@@ -52,6 +52,8 @@ def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
     if region is None and city:
         region = _region_from_city(country, city, derived)
     region_value = region_text or (region.name if region else None)
+    if candidate.postcode and _postcode_adds_to(candidate.raw.postcode, candidate.postcode):
+        derived.append("postcode")
     postcode = candidate.postcode or _area_postcode(country, region_value, city, candidate.street, derived)
     province = _province(candidate, region, postcode, derived) if facts(country).postal_province else None
     components = Components(
@@ -172,6 +174,16 @@ def _boundary(candidate: Candidate, source: SourceContext, component: str, deriv
                 derived.append(component)
                 return boundary.name
     return ""
+
+
+def _postcode_adds_to(published: str, served: str) -> bool:
+    """Whether the canonical form adds characters the row did not publish (AD `500` → `AD500`), not
+    only spacing, case or a dropped locality (PT `4300-198 PORTO`)."""
+    return _alphanumerics(served) not in _alphanumerics(published)
+
+
+def _alphanumerics(text: str) -> str:
+    return "".join(ch for ch in text.upper() if ch.isalnum())
 
 
 def _area_postcode(country: str, region: str | None, city: str, street: str, derived: list[str]) -> str:
