@@ -7,8 +7,10 @@ text of every component, the one-line form and the names in other languages, aft
   word of the address (`minna st` finds `MINNA ST`, `Minna St`; `strasse` does not find
   `Hauptstrasse`);
 - text in Han, kana and Hangul, written without spaces, is compared as a substring: every run of
-  it in `q` must occur in the address's text (`千駄木5丁目` finds `千駄木５丁目`, `光路` finds
-  `莒光路144巷`).
+  `q` that holds such characters, with the digits and letters written in it, must occur whole in
+  the address's text (`千駄木5丁目` finds `千駄木５丁目`, `光路` finds `莒光路144巷`; `松江北2丁目`
+  does not find `松江北6丁目2番`), and a digit or letter at its edge is not part of a longer
+  number or word there (`5丁目` does not find `15丁目`).
 
 The index holds, per token, the ordinals of the addresses that contain it: the words, and the
 characters and character pairs of CJK runs. A query's tokens are a subset of every matching
@@ -22,6 +24,7 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import search_key
@@ -34,24 +37,27 @@ _CJK = (
 _LONGEST = 100  # characters of a token kept: a sort key has at most 1,024 bytes
 _PIECE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}_]+")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
+# What q's spaces and punctuation separate: a word, or a run holding CJK (with its digits and letters).
+_CHUNK = re.compile(rf"(?:[{_CJK}]|[^\W_])+")
+_ALNUM = rf"[^\W{_CJK}_]"  # a digit or letter of an alphabetic script
 
 
 @dataclass(frozen=True)
 class Query:
     words: frozenset[str]
-    runs: tuple[str, ...]  # CJK runs, matched as substrings
+    runs: tuple[str, ...]  # runs holding CJK, digits and letters included, matched as substrings
 
     @property
     def tokens(self) -> frozenset[str]:
-        """What the index is asked for: the words, and each CJK run's pairs (its character when
-        it has one): every match holds them all."""
-        return frozenset({_indexed(w) for w in self.words} | {p for run in self.runs for p in _pairs(run)})
+        """What the index is asked for: the words, and in each run its words and the pairs of its
+        CJK characters (the character when alone): every match holds them all."""
+        return frozenset({_indexed(w) for w in self.words} | {t for run in self.runs for t in _run_tokens(run)})
 
 
 def parse(q: str) -> Query:
-    key = search_key(q)
-    words = frozenset(p for p in _PIECE.findall(key) if not _CJK_RUN.fullmatch(p))
-    return Query(words, tuple(_CJK_RUN.findall(key)))
+    chunks = _CHUNK.findall(search_key(q))
+    runs = tuple(c for c in chunks if _CJK_RUN.search(c))
+    return Query(frozenset(c for c in chunks if not _CJK_RUN.search(c)), runs)
 
 
 def tokens(text: str) -> set[str]:
@@ -65,7 +71,19 @@ def tokens(text: str) -> set[str]:
 def matches(query: Query, text: str) -> bool:
     key = search_key(text)
     words = {p for p in _PIECE.findall(key) if not _CJK_RUN.fullmatch(p)}
-    return query.words <= words and all(run in key for run in query.runs)
+    return query.words <= words and all(_run_pattern(run).search(key) for run in query.runs)
+
+
+@cache
+def _run_pattern(run: str) -> re.Pattern[str]:
+    """The run as a substring whose edge digit or letter does not continue in the text."""
+    before = f"(?<!{_ALNUM})" if re.match(_ALNUM, run) else ""
+    after = f"(?!{_ALNUM})" if re.search(f"{_ALNUM}$", run) else ""
+    return re.compile(before + re.escape(run) + after)
+
+
+def _run_tokens(run: str) -> list[str]:
+    return [t for p in _PIECE.findall(run) for t in (_pairs(p) if _CJK_RUN.fullmatch(p) else [_indexed(p)])]
 
 
 def searchable(address: PublishedAddress) -> str:

@@ -30,6 +30,12 @@ from chalicelib.domain.text_search import (
         ("千駄木5丁目", "東京都文京区千駄木５丁目3番1号", True),  # full-width digits are digits
         ("光路", "金門縣金城鎮莒光路144巷", True),  # CJK: a substring
         ("光金", "金門縣金城鎮莒光路144巷", False),  # both characters there, not together
+        ("松江北２丁目", "島根県松江市松江北６丁目2番33号", False),  # the run whole, its digit included
+        ("松江北２丁目", "島根県松江市松江北２丁目2番33号", True),
+        ("5丁目", "千駄木15丁目", False),  # an edge digit is not part of a longer number
+        ("丁目", "千駄木15丁目", True),
+        ("莒光路144巷", "莒光路1449巷", False),
+        ("a棟", "Ba棟101", False),
         ("광교중앙로49번길", "광교중앙로49번길 46", True),
         ("代々木", "代々木3丁目", True),  # 々 is Han: one run
         ("代々木", "佐々木町 代田", False),
@@ -43,7 +49,13 @@ def test_matching(q: str, text: str, found: bool) -> None:
 
 def test_a_query_s_tokens_are_among_every_match_s_tokens() -> None:
     """The rarest token's postings then hold every match."""
-    for q, text in [("minna st", "123 MINNA ST"), ("千駄木5丁目", "千駄木５丁目3番1号"), ("路", "莒光路")]:
+    for q, text in [
+        ("minna st", "123 MINNA ST"),
+        ("千駄木5丁目", "千駄木５丁目3番1号"),
+        ("路", "莒光路"),
+        ("5丁目3番", "文京区千駄木5丁目3番1号"),
+        ("B棟12", "A号B棟12号"),
+    ]:
         assert matches(parse(q), text)
         assert parse(q).tokens <= tokens(text)
 

@@ -216,7 +216,8 @@ class LocationFilters(ApiModel):
         default=None,
         description=(
             "Text that must occur in the address: each word a whole word of it (case- and "
-            "accent-insensitive), each run of Han, kana or Hangul a part of its text"
+            "accent-insensitive), each run of Han, kana or Hangul, with the digits written in it, "
+            "a part of its text"
         ),
     )
 
