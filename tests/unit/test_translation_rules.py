@@ -145,6 +145,11 @@ def test_japanese_house_numbers(text: str, latin: str) -> None:
         ("B1铺位", True, "Shop B1"),
         ("地下1层", True, "Basement Floor 1"),
         ("1层1F06", True, "Floor 1 1F06"),
+        ("3幢第一层101单元", True, "Building 3 Floor 1 Unit 101"),  # 幢 a building, 第 an ordinal
+        ("B座一层04单元", True, "Block B Floor 1 Unit 04"),
+        ("1号楼A座首层02单元", True, "Building 1 Block A Ground Floor Unit 02"),
+        ("二十三层", True, "Floor 23"),
+        ("1层31号铺", True, "Floor 1 Shop 31"),
         ("2号楼C-05单元", False, "2 haolou C-05 danyuan"),  # the table is English-only
     ],
 )

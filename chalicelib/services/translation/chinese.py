@@ -15,7 +15,10 @@ established English rendering follow a fixed table: streets and areas (路 Road,
 大道 Avenue, 巷 Lane, 胡同 Hutong, 区 District, 新区 New Area, 县 County, 省 Province; directions 东
 East, 西 West, 南 South, 北 North, 中 Middle) and, in units, 号楼/栋 Building, 号院 Yard, 单元
 Unit, 层/楼 Floor, 室 Room, 铺位 Shop, 地下 Basement, written before their number (2号楼C-05单元 →
-Building 2 Unit C-05). No other word is translated. House numbers drop the 号/號 marker."""
+Building 2 Unit C-05), and the other words for a building in a compound: 幢 Building, 座 Block
+(3幢第一层101单元 → Building 3 Floor 1 Unit 101: the ordinal 第 dropped, Chinese numerals in
+digits); 商铺/店铺/铺 Shop, 首层 Ground Floor. No other word is translated. House numbers drop the
+号/號 marker."""
 
 from __future__ import annotations
 
@@ -163,10 +166,20 @@ _UNIT_WORDS = {
     "號院": "Yard",
     "栋": "Building",
     "棟": "Building",
+    "幢": "Building",
+    "座": "Block",
     "单元": "Unit",
     "單元": "Unit",
     "铺位": "Shop",
     "鋪位": "Shop",
+    "商铺": "Shop",
+    "商鋪": "Shop",
+    "店铺": "Shop",
+    "店鋪": "Shop",
+    "铺": "Shop",
+    "鋪": "Shop",
+    "首层": "Ground Floor",
+    "首層": "Ground Floor",
     "层": "Floor",
     "層": "Floor",
     "楼": "Floor",
@@ -174,13 +187,11 @@ _UNIT_WORDS = {
     "室": "Room",
     "地下": "Basement",
 }
-_CHINESE_DIGITS = dict(
-    zip("一二三四五六七八九十", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"], strict=True)
-)
+_CHINESE_DIGITS = {d: i for i, d in enumerate("一二三四五六七八九", start=1)}
 # 甲, 乙, 丙, 丁 before a number: the first, second... address at one number (甲79号 → Jia 79).
 _STEMS = {"甲": "Jia", "乙": "Yi", "丙": "Bing", "丁": "Ding"}
 _UNIT_PART = re.compile(
-    r"(?P<stem>[甲乙丙丁])?(?P<number>[0-9A-Za-z一二三四五六七八九十]+(?:-[0-9A-Za-z]+)*)?(?P<word>"
+    r"(?P<stem>[甲乙丙丁])?第?(?P<number>[0-9A-Za-z一二三四五六七八九十]+(?:-[0-9A-Za-z]+)*)?号??(?P<word>"
     + "|".join(sorted(_UNIT_WORDS, key=len, reverse=True))
     + ")"
 )
@@ -196,14 +207,23 @@ def chinese_unit(text: str, english: bool) -> str:
     for match in _UNIT_PART.finditer(normalized):
         if rest := normalized[end : match.start()]:
             words.append(pinyin(rest, english))
-        number = match["number"] or ""
-        number = _CHINESE_DIGITS.get(number, number)
+        number = _chinese_numeral(match["number"] or "")
         stem = _STEMS.get(match["stem"] or "", "")
         words.append(" ".join(w for w in (_UNIT_WORDS[match["word"]], stem, number) if w))
         end = match.end()
     if rest := normalized[end:]:
         words.append(pinyin(rest, english))
     return " ".join(words)
+
+
+def _chinese_numeral(text: str) -> str:
+    """一 → 1, 十二 → 12, 二十 → 20 (a floor or unit below 100); any other text as written."""
+    tens, ten, ones = text.partition("十")
+    if not ten:
+        return str(_CHINESE_DIGITS[text]) if len(text) == 1 and text in _CHINESE_DIGITS else text
+    if len(tens) > 1 or len(ones) > 1 or not all(d in _CHINESE_DIGITS for d in tens + ones):
+        return text
+    return str(_CHINESE_DIGITS.get(tens, 1) * 10 + _CHINESE_DIGITS.get(ones, 0))
 
 
 def chinese_house_number(text: str, english: bool) -> str:
