@@ -45,6 +45,61 @@ def test_the_full_text_with_a_city_is_one_address_wherever_it_was_placed() -> No
     assert same_text_losers(claims) == {(0, 2)}  # the place taken first stays; no city, no claim
 
 
+# Two OSM nodes of one building in the Lauf extract (osm-lauf_pegnitz-de), 31 m apart.
+_LAUF = {
+    "source_id": "osm-lauf_pegnitz-de",
+    "country": "DE",
+    "language": "de",
+    "street": "Spitalstraße",
+    "number": "5",
+    "postcode": "91207",
+    "district": "",
+    "region": "",
+}
+
+
+def _lauf(record_id: str, city: str, lon: str, lat: str, **overrides: str) -> PublishedAddress:
+    return make_address(
+        **{**_LAUF, "record_id": record_id, "city": city, "lon": lon, "lat": lat, **overrides}
+    )
+
+
+def test_the_same_address_and_postcode_nearby_with_the_city_spelled_otherwise_is_one_address() -> None:
+    dedupe = Deduplicator()
+    assert _admit(dedupe, _lauf("node/1", "Lauf an der Pegnitz", "11.2820625", "49.5107303")) is None
+    spelled = _lauf("node/2", "Lauf a.d.Pegnitz", "11.2819358", "49.5109984")
+    assert _admit(dedupe, spelled) is MergeReason.CITY_SPELLING
+    assert [k.address.components.city for k in dedupe.survivors()] == ["Lauf an der Pegnitz"]
+
+
+def test_of_two_city_spellings_the_publication_serving_more_components_stays() -> None:
+    dedupe = Deduplicator()
+    assert _admit(dedupe, _lauf("node/1", "Lauf an der Pegnitz", "11.2820625", "49.5107303")) is None
+    fuller = _lauf("node/2", "Lauf a.d.Pegnitz", "11.2819358", "49.5109984", district="Lauf")
+    decision = dedupe.admit(fuller, "src")
+    assert decision.reason is MergeReason.CITY_SPELLING
+    assert decision.replaces is not None
+    assert [k.address.components.city for k in dedupe.survivors()] == ["Lauf a.d.Pegnitz"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({}, {"postcode": "91208"}),  # another postcode: another place
+        ({}, {"postcode": ""}),  # no postcode to tie them
+        ({}, {"lon": "11.2845", "lat": "49.5107303"}),  # 176 m apart
+        ({"district": "Lauf"}, {"district": "Neunhof"}),  # the district differs too
+    ],
+)
+def test_a_different_city_stays_two_addresses_without_the_same_postcode_close_by(
+    first: dict[str, str], second: dict[str, str]
+) -> None:
+    dedupe = Deduplicator()
+    assert _admit(dedupe, _lauf("node/1", "Lauf an der Pegnitz", "11.2820625", "49.5107303", **first)) is None
+    placed = {"lon": "11.2819358", "lat": "49.5109984", **second}
+    assert _admit(dedupe, _lauf("node/2", "Lauf a.d.Pegnitz", **placed)) is None
+
+
 def test_case_and_spacing_do_not_make_a_new_address() -> None:
     dedupe = Deduplicator()
     assert _admit(dedupe, make_address(record_id="a")) is None

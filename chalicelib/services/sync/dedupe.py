@@ -8,6 +8,10 @@ make two publications of one address differ (nor a derived one: it fills a gap).
   read order stays (`same_text_losers`, a second round over the survivors, so a sharded build can
   run it apart from the street-by-street first round);
 - a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
+- two publications that differ only in the city's text, with the same postcode and within
+  SAME_SPELLING_METERS, are one address spelled two ways (`Praha 8`/`Praha`, `Lauf a.d.Pegnitz`/
+  `Lauf an der Pegnitz`): the publication serving more components stays, then the first read (a
+  superseding, newer source is read first);
 - otherwise the publication with more published components is kept, then the one serving more
   (derived included), then the first."""
 
@@ -22,6 +26,8 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import search_key, value_key
 
 SAME_PLACE_METERS = 250.0
+# One number, street and postcode this close is one building, whatever the city is called.
+SAME_SPELLING_METERS = 150.0
 _METERS_PER_DEGREE = 111_320.0
 _EARTH_RADIUS_M = 6_371_000.0
 # Each compared component, with the name `derived` lists it under.
@@ -39,6 +45,7 @@ class MergeReason(StrEnum):
     SUPERSEDED = "superseded"  # the same address in a newer source of the country
     SAME_OSM_OBJECT = "same_osm_object"  # one OSM object in two overlapping extracts
     SAME_TEXT = "same_text_elsewhere"  # the full address text, city included, at another position
+    CITY_SPELLING = "merged_city_spelling"  # the same address and postcode, its city written otherwise
 
 
 Seq = tuple[int, int]  # (source group's rank, row number): the order rows are read in
@@ -93,7 +100,7 @@ class Deduplicator:
         kept_here = self._places.setdefault(street_key(address), [])
         tolerance = max(SAME_PLACE_METERS, 1.5 * precision_meters)
         for kept in kept_here:
-            if _meters(address.lat, address.lon, kept.address.lat, kept.address.lon) > tolerance:
+            if distance_meters(address.lat, address.lon, kept.address.lat, kept.address.lon) > tolerance:
                 continue
             decision = self._merge(address, family, kept)
             if decision is not None:
@@ -110,7 +117,14 @@ class Deduplicator:
         if family in self.supersedes.get(kept.family, frozenset()):
             return Decision(MergeReason.SUPERSEDED)
         mine, theirs = _others(address), _others(kept.address)
-        if any(a and b and a != b for a, b in zip(mine, theirs, strict=True)):
+        differing = {
+            label for (_, label), a, b in zip(_OTHER_FIELDS, mine, theirs, strict=True) if a and b and a != b
+        }
+        if differing == {"city"} and _same_postcode_nearby(address, kept.address):
+            if _fuller(address, kept):
+                return _take(kept, address, family, MergeReason.CITY_SPELLING)
+            return Decision(MergeReason.CITY_SPELLING)
+        if differing:
             return None  # a component differs: two addresses
         if mine == theirs:
             if _fuller(address, kept):
@@ -122,6 +136,15 @@ class Deduplicator:
             return _take(kept, address, family, MergeReason.FEWER_COMPONENTS)
         # Each lacks one the other published, and serves no more: the first stays.
         return Decision(MergeReason.FEWER_COMPONENTS)
+
+
+def _same_postcode_nearby(address: PublishedAddress, other: PublishedAddress) -> bool:
+    postcode = value_key(address.components.postcode or "")
+    return (
+        bool(postcode)
+        and postcode == value_key(other.components.postcode or "")
+        and distance_meters(address.lat, address.lon, other.lat, other.lon) <= SAME_SPELLING_METERS
+    )
 
 
 def _take(kept: Kept, address: PublishedAddress, family: str, reason: MergeReason) -> Decision:
@@ -200,7 +223,7 @@ def _others(address: PublishedAddress) -> tuple[str, ...]:
     )
 
 
-def _meters(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+def distance_meters(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     p1, p2 = math.radians(lat1), math.radians(lat2)
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
