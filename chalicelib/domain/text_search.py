@@ -51,7 +51,9 @@ class Query:
     def tokens(self) -> frozenset[str]:
         """What the index is asked for: the words, and in each run its words and the pairs of its
         CJK characters (the character when alone): every match holds them all."""
-        return frozenset({_indexed(w) for w in self.words} | {t for run in self.runs for t in _run_tokens(run)})
+        return frozenset(
+            {_indexed(w) for w in self.words} | {t for run in self.runs for t in _run_tokens(run)}
+        )
 
 
 def parse(q: str) -> Query:

@@ -27,8 +27,8 @@ from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import load_manifest
 from infra.local.dynamodb_local import DynamoDBLocal
-from tests.support.factories import SOURCES, bearer, issue_token, wired_on
 from tests.support.doubles import city_spelling_doubles
+from tests.support.factories import SOURCES, bearer, issue_token, wired_on
 from tests.support.sync_oracle import Collected, collect
 
 pytestmark = [
