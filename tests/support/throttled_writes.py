@@ -6,7 +6,8 @@ item). A fake of the outside world for runs on moto, where no proxy stands in fr
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -58,4 +59,47 @@ def throttled_writes(country: str | None = None, *, unprocessed: bool = False) -
         yield fault
     finally:
         handlers.BUILTIN_HANDLERS.remove(entry)
+        boto3.DEFAULT_SESSION = None
+
+
+class ItemByItem:
+    """DynamoDB throttling a table item by item: each BatchWriteItem writes only its first
+    `processed` requests and hands the others back as UnprocessedItems, as the service does under
+    load (at the client's parameter and response events, so moto writes what got through)."""
+
+    def __init__(self, processed: int) -> None:
+        self.processed = processed
+        self.requests = 0  # BatchWriteItem calls seen
+        self._handed_back = threading.local()
+
+    def before_parameters(self, params: dict[str, Any], **_: Any) -> None:
+        self.requests += 1
+        handed_back = {}
+        for table, requests in params["RequestItems"].items():
+            params["RequestItems"][table] = requests[: self.processed]
+            if requests[self.processed :]:
+                handed_back[table] = requests[self.processed :]
+        self._handed_back.items = handed_back
+
+    def after_call(self, parsed: dict[str, Any], **_: Any) -> None:
+        parsed["UnprocessedItems"] = getattr(self._handed_back, "items", {})
+
+
+@contextmanager
+def throttled_item_by_item(processed: int) -> Iterator[ItemByItem]:
+    """For botocore clients created from now on (PynamoDB creates one per thread); `processed=0`
+    hands every item back, always."""
+    fault = ItemByItem(processed)
+    entries: list[tuple[str, Callable[..., None]]] = [
+        ("before-parameter-build.dynamodb.BatchWriteItem", fault.before_parameters),
+        ("after-call.dynamodb.BatchWriteItem", fault.after_call),
+    ]
+    for entry in entries:
+        handlers.BUILTIN_HANDLERS.insert(0, entry)
+    boto3.DEFAULT_SESSION = None
+    try:
+        yield fault
+    finally:
+        for entry in entries:
+            handlers.BUILTIN_HANDLERS.remove(entry)
         boto3.DEFAULT_SESSION = None

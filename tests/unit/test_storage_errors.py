@@ -39,8 +39,6 @@ def test_client_mistakes_are_not_disguised() -> None:
         raise UpdateError(cause=_client_error("ValidationException"))
 
 
-def test_a_batch_whose_items_stay_unprocessed_is_unavailable_a_refused_condition_is_not() -> None:
-    with pytest.raises(StorageUnavailable), storage_errors("t"):
-        raise PutError("Failed to batch write items: max_retry_attempts exceeded")  # as PynamoDB's batch
+def test_a_refused_condition_is_not_unavailable() -> None:
     with pytest.raises(PutError), storage_errors("t"):
         raise PutError(cause=_client_error("ConditionalCheckFailedException"))

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.attributes import TTLAttribute
-from pynamodb.exceptions import PutError, PynamoDBException
+from pynamodb.exceptions import PynamoDBException
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
@@ -73,25 +72,22 @@ def storage_errors(table: str) -> Iterator[None]:
         yield
     except PynamoDBException as exc:
         if isinstance(exc.cause, BotoCoreError):  # a timeout or a lost connection: no response at all
-            raise _unavailable(table, type(exc.cause).__name__) from exc
-        if isinstance(exc, PutError) and exc.cause is None:
-            # A batch's items handed back unprocessed (throttled item by item) past the retries.
-            raise _unavailable(table, "UnprocessedItems") from exc
+            raise unavailable(table, type(exc.cause).__name__) from exc
         code = response_code(exc)
         if code in _UNAVAILABLE_CODES:
-            raise _unavailable(table, code) from exc
+            raise unavailable(table, code) from exc
         raise
     except BotoCoreError as exc:
-        raise _unavailable(table, type(exc).__name__) from exc
+        raise unavailable(table, type(exc).__name__) from exc
     except DynamoUnreachable as exc:
-        raise _unavailable(table, type(exc).__name__) from exc
+        raise unavailable(table, type(exc).__name__) from exc
     except DynamoError as exc:
         if exc.code in _UNAVAILABLE_CODES or exc.retryable:
-            raise _unavailable(table, exc.code) from exc
+            raise unavailable(table, exc.code) from exc
         raise
 
 
-def _unavailable(table: str, reason: str) -> StorageUnavailable:
+def unavailable(table: str, reason: str) -> StorageUnavailable:
     # Operators get the table and the cause in the log; clients get no internal names.
     log_event("storage_unavailable", level=logging.WARNING, table=table, reason=reason)
     return StorageUnavailable("the data store is temporarily unavailable; try again shortly")
@@ -102,22 +98,6 @@ def ping(model: type[Model]) -> None:
     range_key = _PING_KEY if model._range_keyname else None
     with storage_errors(model.Meta.table_name), suppress(model.DoesNotExist):
         model.get(_PING_KEY, range_key)
-
-
-def delete_partitions(model: type[Model], partition_keys: list[str], *, workers: int) -> int:
-    """Delete every item under these partition keys (queried, never scanned), in parallel; returns
-    how many were deleted."""
-
-    def delete(pk: str) -> int:
-        deleted = 0
-        with storage_errors(model.Meta.table_name), model.batch_write() as batch:
-            for item in model.query(pk, attributes_to_get=["pk", "sk"]):
-                batch.delete(item)
-                deleted += 1
-        return deleted
-
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return sum(pool.map(delete, partition_keys))
 
 
 def ensure_table(model: type[Model]) -> bool:

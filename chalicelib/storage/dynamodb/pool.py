@@ -31,7 +31,8 @@ from chalicelib.domain.codecs import address_from_doc, address_to_doc, dumps, lo
 from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage, ledger_buckets
 from chalicelib.domain.published import Placement
 from chalicelib.domain.text_search import Chunk, TokenHead, decode, encode, split
-from chalicelib.storage.dynamodb._dynamo import TableStore, delete_partitions, storage_errors
+from chalicelib.storage.dynamodb._batches import BatchWriter
+from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
 from chalicelib.storage.dynamodb._wire import Document, DynamoUnreachable, DynamoWire
 
 ITEMS_PER_BUCKET = 1000
@@ -163,6 +164,7 @@ class PoolStore(TableStore[_PoolItem]):
     ) -> None:
         super().__init__(_PoolItem, table)
         self._wire = DynamoWire(table)  # the reads on a request's critical path
+        self._writer = BatchWriter(self._model, workers=writers, sleep=sleep)
         self._writers = writers
         self._sleep = sleep
 
@@ -172,18 +174,12 @@ class PoolStore(TableStore[_PoolItem]):
         """Write the generation's new addresses at their slots, by slot and by id, with parallel
         batch writers; returns items written. Rewriting the same slots writes the same items."""
         place, generation = into.epoch, into.tag
-        slices = [placed[start :: self._writers] for start in range(self._writers)]
-
-        def write(part: Sequence[tuple[int, PublishedAddress]]) -> int:
-            with storage_errors(self.table_name), self._model.batch_write() as batch:
-                for slot, address in part:
-                    doc = dumps(address_to_doc(address))
-                    batch.save(self._model(*_slot_key(place, slot), doc=doc))
-                    batch.save(self._model(*_id_key(place, address.id, generation), doc=doc, slot=slot))
-            return 2 * len(part)
-
-        with ThreadPoolExecutor(max_workers=self._writers) as pool:
-            return sum(pool.map(write, slices))
+        items: list[_PoolItem] = []
+        for slot, address in placed:
+            doc = dumps(address_to_doc(address))
+            items.append(self._model(*_slot_key(place, slot), doc=doc))
+            items.append(self._model(*_id_key(place, address.id, generation), doc=doc, slot=slot))
+        return self._writer.put(items)
 
     def put_text_index(self, into: Generation, postings: Mapping[str, Sequence[int]]) -> int:
         """Write the generation's tokens' postings (each token's new slots, ascending) as heads and
@@ -195,19 +191,7 @@ class PoolStore(TableStore[_PoolItem]):
             pk = _token_pk(place, token)
             items.append((pk, _token_sk(place, token, generation), _head_doc(head)))
             items += [(pk, _token_sk(place, token, generation, i), _packed(c)) for i, c in enumerate(chunks)]
-        return self._write_docs(items)
-
-    def _write_docs(self, items: list[tuple[str, str, str]]) -> int:
-        slices = [items[start :: self._writers] for start in range(self._writers)]
-
-        def write(part: list[tuple[str, str, str]]) -> int:
-            with storage_errors(self.table_name), self._model.batch_write() as batch:
-                for pk, sk, doc in part:
-                    batch.save(self._model(pk, sk, doc=doc))
-            return len(part)
-
-        with ThreadPoolExecutor(max_workers=self._writers) as pool:
-            return sum(pool.map(write, slices))
+        return self._writer.put([self._model(pk, sk, doc=doc) for pk, sk, doc in items])
 
     def put_ledger(
         self,
@@ -222,11 +206,12 @@ class PoolStore(TableStore[_PoolItem]):
         has cells: each writes pages of its own); nothing when neither. Returns items written."""
         pages = [("b", born[i : i + LEDGER_ENTRIES]) for i in range(0, len(born), LEDGER_ENTRIES)]
         pages += [("r", removed[i : i + LEDGER_ENTRIES]) for i in range(0, len(removed), LEDGER_ENTRIES)]
-        with storage_errors(self.table_name), self._model.batch_write() as batch:
-            for number, (kind, entries) in enumerate(pages):
-                blob = zlib.compress(dumps(_ledger_blob(entries, kind == "b")).encode())
-                pk, sk = f"G#{into.epoch.name}#{bucket}", f"{into.tag}#{kind}#{cell:05d}#{number:06d}"
-                batch.save(self._model(pk, sk, blob=blob))
+        items = []
+        for number, (kind, entries) in enumerate(pages):
+            blob = zlib.compress(dumps(_ledger_blob(entries, kind == "b")).encode())
+            pk, sk = f"G#{into.epoch.name}#{bucket}", f"{into.tag}#{kind}#{cell:05d}#{number:06d}"
+            items.append(self._model(pk, sk, blob=blob))
+        self._writer.put_serially(items)
         return len(pages)
 
     def ledger(self, epoch: Epoch, bucket: int) -> list[LedgerPage]:
@@ -264,7 +249,7 @@ class PoolStore(TableStore[_PoolItem]):
 
     def delete_epoch(self, epoch: Epoch) -> int:
         """Delete every item of an epoch, bucket by bucket; returns items deleted."""
-        return delete_partitions(self._model, _partitions(epoch), workers=self._writers)
+        return self._writer.delete_partitions(_partitions(epoch))
 
     def count_items(self, epoch: Epoch) -> int:
         """How many items an epoch holds (for tests and measurements)."""

@@ -1,4 +1,4 @@
-"""The catalog table's one item model and what its concepts share: the writer pool and the
+"""The catalog table's one item model and what its concepts share: the batch writer and the
 per-snapshot shards that hold a snapshot's locations and directories.
 
 A snapshot's catalog lives in `L#<snapshot id>#<shard>` partitions; the shard is a hash of the
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
-from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
+from chalicelib.storage.dynamodb._batches import BatchWriter
+from chalicelib.storage.dynamodb._dynamo import TableStore
 
 LOCATIONS_PER_SHARD = 2000
 
@@ -50,16 +50,7 @@ class CatalogTable(TableStore[CatalogItem]):
 
     def __init__(self, table: TableSettings, writers: int = 8) -> None:
         super().__init__(CatalogItem, table)
-        self._writers = writers
+        self._writer = BatchWriter(self._model, workers=writers)
 
     def _write_all(self, items: list[CatalogItem]) -> int:
-        slices = [items[start :: self._writers] for start in range(self._writers)]
-
-        def write(chunk: list[CatalogItem]) -> int:
-            with storage_errors(self.table_name), self._model.batch_write() as batch:
-                for item in chunk:
-                    batch.save(item)
-            return len(chunk)
-
-        with ThreadPoolExecutor(max_workers=self._writers) as pool:
-            return sum(pool.map(write, slices))
+        return self._writer.put(items)

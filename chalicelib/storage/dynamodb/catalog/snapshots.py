@@ -14,7 +14,7 @@ from pynamodb.exceptions import PutError
 from chalicelib.domain.codecs import coverage_from_doc, coverage_to_doc, dumps, loads
 from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, Segment, SnapshotRecord
 from chalicelib.errors import PublishConflict
-from chalicelib.storage.dynamodb._dynamo import delete_partitions, is_condition_failure, storage_errors
+from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.catalog._table import CatalogTable, snapshot_partitions
 
 _POINTERS = "POINTERS"
@@ -97,7 +97,7 @@ class SnapshotRecords(CatalogTable):
     def delete_snapshot_catalog(self, snapshot_id: str, layout: Layout) -> int:
         """Every location, value and directory item of one snapshot."""
         partitions = snapshot_partitions(snapshot_id, layout.shards)
-        return delete_partitions(self._model, partitions, workers=self._writers)
+        return self._writer.delete_partitions(partitions)
 
     def publish(self, snapshot: PublishedSnapshot, expected_previous: str | None) -> None:
         """Point the country at `snapshot` in one conditional write: it fails (PublishConflict) if
