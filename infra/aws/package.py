@@ -28,7 +28,7 @@ from chalice import api
 from chalice.cdk import Chalice
 from constructs import Construct
 
-from infra.aws import lambda_binaries, runtime_libraries
+from infra.aws import bytecode, lambda_binaries, runtime_libraries
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 CACHE_DIR = PROJECT_DIR / ".dev" / "package-cache"
@@ -54,6 +54,7 @@ class ChaliceApp(Chalice):
                 api.package_app(project, self._sam_package_dir, self.stage_name, self.stage_config)
             if self._packaging == "host":
                 add_host_requirements(Path(self._sam_package_dir) / "deployment.zip")
+                bytecode.add_to_package(Path(self._sam_package_dir) / "deployment.zip")
 
 
 def architecture() -> str:
@@ -61,9 +62,11 @@ def architecture() -> str:
 
 
 def finish_lambda_package(package: Path) -> None:
-    """Add what the runtime lacks, then refuse a package the runtime could not load."""
+    """Add what the runtime lacks and the bytecode it cannot write, then refuse a package the runtime
+    could not load."""
     runtime = lambda_binaries.RUNTIMES[f"python{sys.version_info[0]}.{sys.version_info[1]}"]
     runtime_libraries.add_to_package(package, architecture(), CACHE_DIR / "debian")
+    bytecode.add_to_package(package)
     with zipfile.ZipFile(package) as archive:
         problems = lambda_binaries.check_package(archive, runtime, architecture())
     if problems:

@@ -4,13 +4,15 @@ osmium links a libexpat that Lambda's runtimes do not have."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
 import osmium
 import pytest
 
-from infra.aws import lambda_binaries, package
+from infra.aws import bytecode, lambda_binaries, package
 from infra.aws.lambda_binaries import RUNTIMES, check_package
 
 PYTHON311 = RUNTIMES["python3.11"]
@@ -92,4 +94,31 @@ def test_make_package_builds_an_arm64_package_every_compiled_file_of_which_loads
         assert any(n.startswith("osmium/_osmium.cpython-311-aarch64") for n in elf)
         assert "lib/libexpat.so.1" in elf
         assert check_package(archive, PYTHON311, "arm64") == []
+        sources = [n for n in names if n.startswith(("chalicelib/", "pydantic/")) and n.endswith(".py")]
+        assert sources
+        assert all(bytecode._cached_name(n) in names for n in sources)  # the runtime compiles none
     assert "MB unzipped" in capsys.readouterr().out
+
+
+def test_the_package_s_bytecode_is_what_the_runtime_imports(tmp_path: Path) -> None:
+    """Unpacked as Lambda unpacks it (mtimes lost, the folder read-only), the module is loaded
+    from the package's .pyc without looking at its source: a changed source is not even read."""
+    files = {
+        "app.py": b"import chalicelib.greeting\n",
+        "chalicelib/__init__.py": b"",
+        "chalicelib/greeting.py": b"WORD = 'packaged'\n",
+        "data/notes.py": b"not python (",
+    }
+    _zip(tmp_path, files).close()
+    assert bytecode.add_to_package(tmp_path / "deployment.zip") == 3  # not the file that is no Python
+    task = tmp_path / "task"
+    with zipfile.ZipFile(tmp_path / "deployment.zip") as archive:
+        archive.extractall(task)
+    (task / "chalicelib" / "greeting.py").write_text("WORD = 'changed'\n")
+    found = subprocess.run(
+        [sys.executable, "-B", "-c", "import chalicelib.greeting as g; print(g.WORD, g.__cached__)"],
+        cwd=task, capture_output=True, text=True, check=True, env={"PYTHONDONTWRITEBYTECODE": "1"},
+    )  # fmt: skip
+    word, cached = found.stdout.split()
+    assert word == "packaged"
+    assert cached.endswith(f"chalicelib/__pycache__/greeting.{sys.implementation.cache_tag}.pyc")
