@@ -87,6 +87,7 @@ class ApiModel(BaseModel):
         extra="forbid",
         frozen=True,
         json_schema_serialization_defaults_required=True,
+        defer_build=True,
         use_attribute_docstrings=True,  # a field's docstring is its description in the documents
     )
 
