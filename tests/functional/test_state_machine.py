@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import boto3
@@ -17,6 +18,7 @@ import pytest
 from moto import mock_aws
 from moto.awslambda_simple.models import lambda_simple_backends
 from moto.core.config import DefaultConfig
+from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from chalicelib import deps
 from chalicelib.cli.main import main
@@ -68,8 +70,15 @@ def _upload_sources(s3: Any, tmp_path: Path) -> Path:
     return manifest
 
 
+# The intervals moto's interpreter waited between a task's retries: recorded, not slept (the
+# definition's 5 s doubling, which real Step Functions waits, cost this file a minute).
+RETRY_WAITS: list[float] = []
+
+
 @contextmanager
 def _wired(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
+    RETRY_WAITS.clear()
+    monkeypatch.setattr(retrier_decl, "time", SimpleNamespace(sleep=RETRY_WAITS.append))
     with mock_aws(config=MOTO_CONFIG):
         settings = make_settings(sync_sources="s3://ags-sources/sources/", sync_work="s3://ags-work/runs/")
         dependencies = deps.build(settings, clock=FakeClock())
@@ -199,6 +208,7 @@ def test_a_country_whose_writes_fail_is_reported_failed_and_the_others_are_publi
 
         assert (run["status"], run.get("error")) == ("FAILED", "CountriesFailed")  # the alarm's metric
         assert fault.throttled > 0
+        assert RETRY_WAITS  # Step Functions retried the failing write before the catch took it
         raised = {
             (c["event"]["stage"], c["event"]["item"]["country"], c["error"]) for c in CALLS if "error" in c
         }
