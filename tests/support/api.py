@@ -4,7 +4,7 @@ that need real published data."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -19,12 +19,15 @@ from chalicelib import deps
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock
-from tests.support.sync import sync, write_manifest
+from tests.support.sync import Cut, sync, write_manifest, write_sample
 
 
 @contextmanager
-def synced_pool(directory: Path, source_ids: list[str], **settings: object) -> Iterator[deps.Dependencies]:
-    """Moto tables holding these real sources, synced once (for a module-scoped fixture)."""
+def synced_pool(
+    directory: Path, sources: list[str] | Mapping[str, Cut], **settings: object
+) -> Iterator[deps.Dependencies]:
+    """Moto tables holding these real sources (whole, or cut as a sample), synced once (for a
+    module-scoped fixture)."""
     with pytest.MonkeyPatch.context() as env, mock_aws():
         for name in ("AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"):
             env.delenv(name, raising=False)
@@ -33,7 +36,12 @@ def synced_pool(directory: Path, source_ids: list[str], **settings: object) -> I
         env.setenv("AWS_DEFAULT_REGION", "us-east-1")
         wired = deps.build(make_settings(**settings), FakeClock())
         create_missing_tables(wired.stores)
-        sync(wired, write_manifest(directory, source_ids))
+        manifest = (
+            write_manifest(directory, sources)
+            if isinstance(sources, list)
+            else write_sample(directory, sources)
+        )
+        sync(wired, manifest)
         yield wired
 
 
