@@ -29,7 +29,7 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: browser install run token aws-token test test-fast lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
+.PHONY: browser install run token aws-token test test-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -90,7 +90,7 @@ test: install lint typecheck pytest deploy-local
 
 ## Lint, types, and the unit, functional and testers'-package tests (no stack, browser or synth).
 test-fast: $(PY_STAMP) lint typecheck
-	$(BIN)/pytest tests/unit tests/functional clients/python/tests
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 tests/unit tests/functional clients/python/tests
 
 lint: $(PY_STAMP)
 	$(BIN)/ruff check .
@@ -100,11 +100,17 @@ lint: $(PY_STAMP)
 typecheck: $(PY_STAMP)
 	$(BIN)/mypy
 
-# The coverage figure counts the code the tests run in their own process (not the local stacks'
-# subprocesses nor the emulator's Lambdas).
+# The whole suite on both cores, each file on one worker (a module's synced pool built once), the
+# slowest 15 tests listed at the end. No coverage here: its tracer slowed the suite by 40%.
 pytest: install browser
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cov=chalicelib --cov=ags_testkit --cov-report=
-	@echo "Coverage (chalicelib and ags_testkit, in-process): $$($(BIN)/coverage report --format=total)%"
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
+
+## The coverage figure of chalicelib and ags_testkit, counting the code the unit, functional and
+## testers'-package tests run in their own process (CI runs it after make test).
+coverage: $(PY_STAMP)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -q --cov=chalicelib --cov=ags_testkit --cov-report= \
+		tests/unit tests/functional clients/python/tests
+	@echo "Coverage (chalicelib and ags_testkit, unit, functional and testkit tests): $$($(BIN)/coverage report --format=total)%"
 
 clean:
 	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
