@@ -21,6 +21,7 @@ from chalicelib.services.sync.report import SyncProgress, SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.dynamodb.tables import create_missing_tables
+from chalicelib.sync_wiring import sync_in_process
 from infra.local.dynamodb_local import DynamoDBLocal, free_port
 from infra.local.env import SHARED_MANIFEST
 
@@ -156,7 +157,7 @@ def sync_samples(
 ) -> SyncReport:
     """Sync shared/sources (or the named countries) into the wired tables."""
     target = SyncTarget(SHARED_MANIFEST, SHARED_MANIFEST.parent, frozenset(countries) or None)
-    report = wired.sync_in_process(target, progress=progress)
+    report = sync_in_process(wired, target, progress=progress)
     assert report is not None
     return report
 

@@ -38,6 +38,7 @@ from chalicelib import deps
 from chalicelib.config import Settings
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sync_wiring import sync_in_process
 from infra.local.env import SHARED_MANIFEST
 
 SOURCE = "is-countrywide-stadfangaskra_2022"
@@ -152,7 +153,7 @@ def _manifest(folder: Path, entry: dict[str, Any], name: str, rows: list[bytes])
 
 
 def _sync(wired: deps.Dependencies, manifest: Path) -> SyncReport:
-    report = wired.sync_in_process(SyncTarget(manifest, manifest.parent))
+    report = sync_in_process(wired, SyncTarget(manifest, manifest.parent))
     assert report is not None
     return report
 

@@ -34,6 +34,7 @@ from chalicelib.services.sync.report import SilentProgress
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.files.sync_work import LocalWorkStore
+from chalicelib.sync_wiring import sync_executor, sync_pipeline
 from infra.local.dynamodb_local import DynamoDBLocal
 from infra.local.env import SHARED_MANIFEST
 
@@ -107,7 +108,7 @@ def measure_build(endpoint: str, manifest: Path, workers: int, work: Path) -> di
                 stages[STAGES[len(marks) - 2]] = now - marks[-1]
             marks.append(now)
 
-    pipeline = wired.sync_executor(work, workers).build(SyncTarget(manifest, manifest.parent), StageClock())
+    pipeline = sync_executor(wired, work, workers).build(SyncTarget(manifest, manifest.parent), StageClock())
     stages["plan"] = time.perf_counter() - marks[-1]
     report = pipeline.report()
     return {
@@ -124,7 +125,7 @@ def compare_writes(endpoint: str, work: Path, workers: int) -> dict[str, float]:
     """The plan's first shards written by the write stage, then the same items by a bare loop."""
     with RequestCounter() as counter:  # entered first: it counts the clients created after it
         wired = _wired(endpoint, f"{workers}-{work.parent.name}")
-        pipeline = wired.sync_pipeline(LocalWorkStore(work))
+        pipeline = sync_pipeline(wired, LocalWorkStore(work))
         shards, addresses = [], 0
         for item in pipeline.items("write"):
             if addresses >= WRITE_SAMPLE:

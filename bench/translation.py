@@ -32,6 +32,7 @@ from bench.harness import (
 )
 from chalicelib import deps
 from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sync_wiring import sync_in_process
 from infra.local.env import SHARED_MANIFEST
 from tests.support.sync import TRANSLATION_SOURCES, write_manifest
 
@@ -54,7 +55,7 @@ def main(runs: int = RUNS, sources: list[str] | None = None) -> list[str]:
     with RequestCounter() as counter, local_engine() as engine, tempfile.TemporaryDirectory() as scratch:
         wired = bench_dependencies(engine, snapshot_cache_seconds=300)
         manifest = write_manifest(Path(scratch), sources or SOURCES)
-        wired.sync_in_process(SyncTarget(manifest, SHARED_MANIFEST.parent))
+        sync_in_process(wired, SyncTarget(manifest, SHARED_MANIFEST.parent))
         deps.use(wired)
         client, auth = Client(app), bench_auth(wired, "generate")
         ids = _one_address_per_country(client, auth, wired)

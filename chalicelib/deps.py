@@ -1,5 +1,6 @@
-"""The composition root: builds the service's dependencies once per process, lazily, from settings.
-Tests swap in their own (moto tables, a fake clock, another pool configuration) with `use`."""
+"""The composition root of requests: builds the service's dependencies once per process, lazily,
+from settings. Tests swap in their own (moto tables, a fake clock, another pool configuration) with
+`use`. The sync is wired from these in `sync_wiring`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
@@ -30,20 +30,6 @@ from chalicelib.services.reports import ReportSources
 from chalicelib.services.snapshots import ActiveSnapshots, PinnedSnapshots
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from chalicelib.services.sync.acquisition import Acquisition
-    from chalicelib.services.sync.local_executor import LocalExecutor
-    from chalicelib.services.sync.pipeline import SyncPipeline
-    from chalicelib.services.sync.ports import SourceFiles, WorkStore
-    from chalicelib.services.sync.report import SyncProgress, SyncReport
-    from chalicelib.services.sync.target import SyncTarget
-    from chalicelib.sources.manifest import SourceEntry
-
-# What a Lambda's acquisition fetches at most: its /tmp is 10 GB (larger files: `sources fetch`).
-LAMBDA_FETCH_BYTES = 9 * 1024**3
 
 
 @dataclass(frozen=True)
@@ -104,91 +90,6 @@ class Dependencies:
             catalog=self.location_cache,
             trusted_hops=self.settings.trusted_proxy_hops,
         )
-
-    def sync_pipeline(self, work: WorkStore, config: PoolConfig | None = None) -> SyncPipeline:
-        """The sync's stages on this deployment's tables, passing files through `work`."""
-        # Imported here: only the sync's callers load the readers (pyosmium) and the pipeline.
-        from chalicelib.services.sync.context import RunContext
-        from chalicelib.services.sync.pipeline import SyncPipeline
-        from chalicelib.storage.dynamodb.tables import snapshot_layout
-
-        context = RunContext(
-            work,
-            config or self.pool_config,
-            self.stores.pool,
-            self.stores.catalog,
-            self.clock,
-            snapshot_layout,
-            open_sources,
-            timedelta(days=self.settings.snapshot_retention_days),
-        )
-        return SyncPipeline(context)
-
-    def sync_executor(self, work: Path, workers: int = 0, config: PoolConfig | None = None) -> LocalExecutor:
-        """The sync run on this machine with `work` as its work folder: in this process (with this
-        wiring, e.g. a test's clock) or by `workers` processes (each wired from the settings)."""
-        from chalicelib.services.sync.local_executor import LocalExecutor
-        from chalicelib.storage.files.sync_work import LocalWorkStore
-
-        if workers:
-            return LocalExecutor(LocalSteps(work, self.settings, config or self.pool_config), workers)
-        return LocalExecutor(partial(self.sync_pipeline, LocalWorkStore(work), config))
-
-    def sync_in_process(
-        self,
-        target: SyncTarget,
-        *,
-        progress: SyncProgress | None = None,
-        config: PoolConfig | None = None,
-        if_changed: bool = False,
-    ) -> SyncReport | None:
-        """The whole sync in this process on a throwaway work folder; None when `if_changed` and
-        the last successful sync read exactly these inputs."""
-        with tempfile.TemporaryDirectory(prefix="ags-sync-") as work:
-            executor = self.sync_executor(Path(work), config=config)
-            if if_changed and executor.is_current(target):
-                return None
-            return executor.run(target, progress=progress)
-
-    def sync_step(self, event: object) -> dict[str, object]:
-        """One step of the state machine's sync (see state_machine.py), on the S3 source store and
-        work prefix the settings name: what the `sync_step` Lambda and the container task run."""
-        from chalicelib.services.sync.steps import parse_step, run_step
-        from chalicelib.storage.files.sync_work import S3WorkStore, split_s3_url
-
-        sources, work = self.settings.sync_sources, self.settings.sync_work
-        if not sources or not work:
-            raise NotConfigured("SYNC_SOURCES and SYNC_WORK must be set for the state machine's sync")
-        step = parse_step(event)
-        bucket, prefix = split_s3_url(work)
-        store = S3WorkStore(bucket, f"{prefix}{step.run}/")
-        files = open_sources(sources)
-
-        def fetch(name: str) -> Path:
-            return files.local([name]) / name
-
-        result = run_step(
-            step, self.sync_pipeline(store), sources, store.location(""), fetch, self._acquirer(sources)
-        )
-        log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
-        return result
-
-    def _acquirer(self, sources: str) -> Callable[[SourceEntry], Acquisition]:
-        """One entry's file from its publisher into the S3 source store, as large as a Lambda's
-        /tmp holds."""
-        from chalicelib.services.sync.acquisition import acquire
-        from chalicelib.sources.upstream import FetchPolicy, fetch
-        from chalicelib.storage.files.source_store import S3SourceStore
-        from chalicelib.storage.files.sync_work import split_s3_url
-
-        store = S3SourceStore(*split_s3_url(sources))
-        download = partial(fetch, policy=FetchPolicy(max_bytes=LAMBDA_FETCH_BYTES))
-
-        def acquire_one(entry: SourceEntry) -> Acquisition:
-            [result] = acquire([entry], store, download, self.clock)
-            return result
-
-        return acquire_one
 
     def catalog_sources(self) -> CatalogSources:
         if self.cursors is None:
@@ -261,34 +162,6 @@ def _cursor_signer(settings: Settings) -> CursorSigner | None:
             raise ConfigurationError(f"the cursor secret must be at least {MIN_CURSOR_SECRET} characters")
         return CursorSigner(secret.encode())
     return None
-
-
-@dataclass(frozen=True)
-class LocalSteps:
-    """Builds the sync's pipeline in a worker process from the settings it was given
-    (picklable: spawned workers share nothing else with their parent)."""
-
-    work_root: Path
-    settings: Settings
-    pool_config: PoolConfig | None = None
-
-    @classmethod
-    def of(cls, dependencies: Dependencies, work_root: Path) -> LocalSteps:
-        return cls(work_root, dependencies.settings, dependencies.pool_config)
-
-    def __call__(self) -> SyncPipeline:
-        from chalicelib.storage.files.sync_work import LocalWorkStore
-
-        return build(self.settings, pool_config=self.pool_config).sync_pipeline(
-            LocalWorkStore(self.work_root)
-        )
-
-
-def open_sources(root: str) -> SourceFiles:
-    """A sync job's sources: a local folder, or the source store's s3://… copied to /tmp on use."""
-    from chalicelib.storage.files.source_store import source_files
-
-    return source_files(root, Path(tempfile.gettempdir()) / "ags-sources")
 
 
 _current: Dependencies | None = None

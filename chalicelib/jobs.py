@@ -35,10 +35,11 @@ class LogProgress:
 
 @jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")
 def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
-    # Imported here, like sync_pipeline()'s own imports: every Lambda of the app loads this module, and
-    # only this one syncs (pyosmium, the importers and the pipeline would otherwise add to each cold start).
+    # Imported here: every Lambda of the app loads this module, and only this one syncs (pyosmium,
+    # the importers and the pipeline would otherwise add to each cold start).
     from chalicelib import deps
     from chalicelib.services.sync.target import SyncTarget
+    from chalicelib.sync_wiring import sync_in_process
 
     d = deps.get()
     if d.settings.sync_state_machine:
@@ -48,7 +49,7 @@ def sync_pool(event: CloudWatchEvent) -> dict[str, object]:
         return {"status": "not-configured"}
     manifest = Path(d.settings.sync_manifest)
     target = SyncTarget(manifest=manifest, root=manifest.parent)
-    report = d.sync_in_process(target, progress=LogProgress(), if_changed=True)
+    report = sync_in_process(d, target, progress=LogProgress(), if_changed=True)
     if report is None:
         log_event("sync_skipped", reason="inputs unchanged since the last successful sync")
         return {"status": "current"}
@@ -79,5 +80,6 @@ def _start_execution(launcher: SyncLauncher, scheduled_at: str) -> dict[str, obj
 def sync_step(event: dict[str, object], context: object) -> dict[str, object]:
     """One step of the sync's pipeline, called by the state machine (see state_machine.py)."""
     from chalicelib import deps
+    from chalicelib.sync_wiring import sync_step as run_sync_step
 
-    return deps.get().sync_step(event)
+    return run_sync_step(deps.get(), event)

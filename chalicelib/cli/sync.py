@@ -55,7 +55,9 @@ def run_step(args: argparse.Namespace, out: TextIO) -> int:
         event = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigurationError(f"{STEP_EVENT_VARIABLE} is not JSON: {exc.msg}") from exc
-    print(json.dumps(deps.get().sync_step(event)), file=out)
+    from chalicelib.sync_wiring import sync_step  # the pipeline and readers: for the sync's commands only
+
+    print(json.dumps(sync_step(deps.get(), event)), file=out)
     return 0
 
 
@@ -91,7 +93,9 @@ def sync_locally(
     d: deps.Dependencies, target: SyncTarget, workers: int, work: Path, first: list[str], if_changed: bool
 ) -> SyncReport | None:
     """The sync under the local executor; None when `if_changed` finds the pool current."""
-    executor = d.sync_executor(work, workers)
+    from chalicelib.sync_wiring import sync_executor
+
+    executor = sync_executor(d, work, workers)
     if if_changed and executor.is_current(target):
         return None
     return executor.run(target, first=[c.upper() for c in first], progress=StderrProgress())

@@ -28,6 +28,7 @@ from chalicelib.config import settings_from_env
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.dynamodb.tables import create_missing_tables
+from chalicelib.sync_wiring import sync_executor
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
 from infra.local.env import LOCAL_STAGE, PROJECT_DIR, SHARED_MANIFEST, local_environment
 
@@ -155,7 +156,7 @@ class _BackgroundSync:
             print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
             return
         whole = self._target(self.countries)
-        if self.dependencies.sync_executor(self.work).is_current(whole):
+        if sync_executor(self.dependencies, self.work).is_current(whole):
             print("The pool is current: its sources, configuration and format are unchanged.", flush=True)
             return
         print("Syncing the sample sources in the background; /api/v1/data-health shows progress.", flush=True)

@@ -13,6 +13,7 @@ from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.files.sync_work import LocalWorkStore
+from chalicelib.sync_wiring import sync_pipeline
 from tests.support.factories import SOURCES, needs_sources
 from tests.support.sync import MIXED_SOURCES, sync, write_cut, write_manifest
 from tests.support.sync_oracle import collect
@@ -31,7 +32,7 @@ TINY = {
 
 
 def _sharded(wired: deps.Dependencies, work: Path, manifest: Path, **sizes: int) -> SyncReport:
-    executor = LocalExecutor(lambda: wired.sync_pipeline(LocalWorkStore(work)), workers=0, sizes=sizes)
+    executor = LocalExecutor(lambda: sync_pipeline(wired, LocalWorkStore(work)), workers=0, sizes=sizes)
     return executor.run(SyncTarget(manifest=manifest, root=SOURCES))
 
 

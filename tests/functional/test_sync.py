@@ -20,6 +20,7 @@ from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.files.sync_work import LocalWorkStore
+from chalicelib.sync_wiring import sync_pipeline
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import CrashWhileWriting, sync, write_manifest
@@ -259,7 +260,7 @@ def test_a_run_resumed_after_its_new_epoch_was_swept_fails_its_country(
     """A run away longer than a stale write finds the epoch it began deleted by another sync's
     sweep: it must fail the country, not publish a snapshot whose ledger is gone."""
     work = tmp_path / "work"
-    executor = LocalExecutor(lambda: dependencies.sync_pipeline(LocalWorkStore(work)), workers=0)
+    executor = LocalExecutor(lambda: sync_pipeline(dependencies, LocalWorkStore(work)), workers=0)
     target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE], "a.json"), root=SOURCES)
     with pytest.raises(KeyboardInterrupt):
         executor.run(target, progress=CrashWhileWriting())
@@ -286,7 +287,7 @@ def test_a_run_resumed_after_its_claim_was_swept_fails_instead_of_publishing_wit
     catalog = dependencies.stores.catalog
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
     work = tmp_path / "work"
-    executor = LocalExecutor(lambda: dependencies.sync_pipeline(LocalWorkStore(work)), workers=0)
+    executor = LocalExecutor(lambda: sync_pipeline(dependencies, LocalWorkStore(work)), workers=0)
     target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), root=SOURCES)
     with pytest.raises(KeyboardInterrupt):
         executor.run(target, progress=CrashWhileWriting())

@@ -18,7 +18,6 @@ from bench.completeness import validator_form
 from chalicelib import deps
 from chalicelib.api.models.export import LAMBDA_RESPONSE_LIMIT, MAX_EXPORT_PAGE
 from chalicelib.api.openapi_examples import captured
-from chalicelib.deps import LocalSteps
 from chalicelib.domain.directories import COUNTRY_SCOPE
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.snapshots import build_snapshot
@@ -26,6 +25,7 @@ from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import load_manifest
+from chalicelib.sync_wiring import LocalSteps
 from infra.local.dynamodb_local import DynamoDBLocal
 from tests.support.doubles import city_spelling_doubles
 from tests.support.factories import SOURCES, bearer, issue_token, wired_on

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from chalicelib.deps import LocalSteps
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sync_wiring import LocalSteps
 from infra.local.dynamodb_local import DynamoDBLocal
 from tests.support.factories import SOURCES, wired_on
 from tests.support.sync import DyingSteps, write_manifest

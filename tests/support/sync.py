@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chalicelib import deps
-from chalicelib.deps import LocalSteps
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage
 from chalicelib.reference.pool_config import PoolConfig
@@ -19,6 +18,7 @@ from chalicelib.services.sync.pipeline import SyncPipeline
 from chalicelib.services.sync.ports import PoolWriter
 from chalicelib.services.sync.report import SilentProgress, SyncProgress, SyncReport
 from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sync_wiring import LocalSteps, sync_in_process
 from tests.support.factories import SOURCES
 
 # Which lines of a GeoJSON-lines source a sample keeps: a slice, or those a pattern finds.
@@ -113,7 +113,7 @@ def sync(
     progress: SyncProgress | None = None,
 ) -> SyncReport:
     target = SyncTarget(manifest=manifest, root=SOURCES)
-    report = wired.sync_in_process(target, progress=progress, config=config)
+    report = sync_in_process(wired, target, progress=progress, config=config)
     assert report is not None
     return report
 
