@@ -88,7 +88,7 @@ class ApiModel(BaseModel):
         frozen=True,
         json_schema_serialization_defaults_required=True,
         defer_build=True,
-        use_attribute_docstrings=True,  # a field's docstring is its description in the documents
+        use_attribute_docstrings=False,  # a field's docstring is its description in the documents
     )
 
 
