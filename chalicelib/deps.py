@@ -8,7 +8,7 @@ import logging
 import tempfile
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 
 from chalicelib import logs
@@ -44,10 +44,16 @@ class Dependencies:
     directories: CachedDirectories  # and its location directories
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
     ip_database: MmdbIpDatabase | None  # None when IP_DATABASE is unset; opened at first lookup
-    pool_config: PoolConfig
+    # The pool's configuration as given, else the packaged one, read at first use (`pool_config`):
+    # generation never needs it, and validating it loads ISO's tables.
+    configured_pool: PoolConfig | None
     # Starts a sync for the console: a Step Functions execution, or a local process; None: neither
     # SYNC_STATE_MACHINE nor SYNC_MANIFEST is set.
     sync_launcher: SyncLauncher | None = None
+
+    @cached_property
+    def pool_config(self) -> PoolConfig:
+        return self.configured_pool or load_pool_config()
 
     def launcher(self) -> SyncLauncher:
         if self.sync_launcher is None:
@@ -125,7 +131,7 @@ def build(
         directories=CachedDirectories(stores.catalog),
         cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
-        pool_config=pool_config or load_pool_config(),
+        configured_pool=pool_config,
         sync_launcher=_sync_launcher(settings),
     )
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-import pycountry
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 Box = tuple[float, float, float, float]  # west, south, east, north
@@ -111,6 +110,8 @@ def _json(text: str, name: str, issues: list[ConfigIssue]) -> dict[str, Any]:
 
 
 def _parse_countries(raw: Any, issues: list[ConfigIssue]) -> dict[str, CountryConfig]:
+    import pycountry  # ISO's tables load in some 50 ms: only where a configuration is read
+
     countries: dict[str, CountryConfig] = {}
     for code, entry in raw.items() if isinstance(raw, dict) else []:
         if pycountry.countries.get(alpha_2=str(code)) is None or code != str(code).upper():

@@ -8,8 +8,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-import pycountry
-
 from chalicelib.domain.locations import value_key
 from chalicelib.reference.countries import facts
 
@@ -78,6 +76,8 @@ class RegionGazetteer:
 
     def __init__(self, country: str) -> None:
         self.country = country
+        import pycountry  # ISO's tables load in some 50 ms: at a country's first lookup only
+
         subdivisions = list(pycountry.subdivisions.get(country_code=country) or [])  # type: ignore[no-untyped-call]
         self._by_code = {s.code: s for s in subdivisions}
         self.first_level = tuple(
@@ -205,6 +205,8 @@ def _native_names(country: str, subdivisions: list[object]) -> dict[str, str]:
 @cache
 def _translation(locale: str) -> gettext.NullTranslations | None:
     try:
+        import pycountry
+
         return gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[locale])
     except OSError:
         return None

@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 
-import pycountry
-
 from chalicelib.domain.locations import search_key
 from chalicelib.reference.exonyms import EXONYMS
-from chalicelib.reference.regions import gazetteer
+from chalicelib.reference.regions import display_name, gazetteer
 
 
 @lru_cache(maxsize=8192)  # DB-IP has a few thousand distinct names: each is resolved once
@@ -95,10 +93,11 @@ def _by_plain_name(country: str, wanted: str) -> str | None:
 @cache
 def _plain_names(country: str) -> dict[str, str]:
     """plain form (and without spaces) of every ISO name → code; a form two units share is dropped."""
+    import pycountry  # ISO's tables load in some 50 ms: at a country's first lookup only
+
     found: dict[str, set[str]] = {}
     for sub in pycountry.subdivisions.get(country_code=country) or []:  # type: ignore[no-untyped-call]
-        before, comma, after = sub.name.partition(", ")
-        for name in {sub.name, f"{after} {before}" if comma else sub.name}:
+        for name in {sub.name, display_name(sub.name)}:  # as listed, and as served (reading order, no note)
             form = plain(name)
             for key in {form, form.replace(" ", "")}:
                 if key:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import gettext
 from functools import cache
 
-import pycountry
-
 from chalicelib.reference.regions import display_name
 from chalicelib.services.translation.locales import DisplayLocale
 from chalicelib.services.translation.scripts import is_latin
@@ -23,6 +21,8 @@ def country_name(country: str, locale: DisplayLocale) -> str | None:
 def region_name(code: str, locale: DisplayLocale) -> str | None:
     """The ISO 3166-2 name of `code` in the locale: a published translation, or for Latin output
     the ISO name itself when it is in Latin script. None when the gazetteer has neither."""
+    import pycountry  # ISO's tables load in some 50 ms: at the first translation only
+
     unit = pycountry.subdivisions.get(code=code)  # type: ignore[no-untyped-call]
     if unit is None:
         return None
@@ -35,6 +35,8 @@ def region_name(code: str, locale: DisplayLocale) -> str | None:
 
 @cache
 def _translation(iso_locale: str) -> gettext.NullTranslations:
+    import pycountry
+
     try:
         return gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[iso_locale])
     except OSError:
