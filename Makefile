@@ -90,7 +90,7 @@ test: install lint typecheck pytest deploy-local
 
 ## Lint, types, and the unit, functional and testers'-package tests (no stack, browser or synth).
 test-fast: $(PY_STAMP) lint typecheck
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15 tests/unit tests/functional clients/python/tests
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 tests/unit tests/functional clients/python/tests
 
 lint: $(PY_STAMP)
 	$(BIN)/ruff check .
@@ -103,12 +103,12 @@ typecheck: $(PY_STAMP)
 # The whole suite on both cores, each file on one worker (a module's synced pool built once), the
 # slowest 15 tests listed at the end. No coverage here: its tracer slowed the suite by 40%.
 pytest: install browser
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=15
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15
 
 ## The coverage figure of chalicelib and ags_testkit, counting the code the unit, functional and
 ## testers'-package tests run in their own process (CI runs it after make test).
 coverage: $(PY_STAMP)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup -q --cov=chalicelib --cov=ags_testkit --cov-report= \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -q --cov=chalicelib --cov=ags_testkit --cov-report= \
 		tests/unit tests/functional clients/python/tests
 	@echo "Coverage (chalicelib and ags_testkit, unit, functional and testkit tests): $$($(BIN)/coverage report --format=total)%"
 

@@ -30,23 +30,18 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
 
 
-# Files that share an expensive session fixture run on one worker, so it is built once: the local
-# stack as `make run` starts it, and the synthesized CDK app.
-_SHARED_FIXTURES = ("synced_stack", "synthesized")
 # The longest file (the full sync of every source) first, then the rest of the integration suite
 # started early: a long file started last would run alone while the other worker waits.
 _FIRST = ("test_full_sync.py",)
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """`make test` spreads the suite over two workers (pytest-xdist, --dist loadgroup): each file
-    is one group, so a module's synced pool is built once, and the files that share a session
-    fixture one group between them. Groups are handed out in collection order: the longest first."""
-    for item in items:
-        shared = [name for name in _SHARED_FIXTURES if name in getattr(item, "fixturenames", ())]
-        item.add_marker(pytest.mark.xdist_group(shared[0] if shared else item.nodeid.split("::")[0]))
-    items.sort(key=lambda item: (item.path.name not in _FIRST, item.path.parent.name != "integration"))
+    """`make test` spreads the files over two workers (pytest-xdist, --dist loadfile, handed out
+    in this order: --no-loadscope-reorder), so a module's synced pool is built once. (Grouping
+    files by a shared session fixture, --dist loadgroup, does nothing under pytest 9: xdist 3.8
+    renames the item's `_nodeid`, which pytest 9 no longer reads.)"""
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: (item.path.name not in _FIRST, item.path.parent.name != "integration"))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
