@@ -222,40 +222,8 @@ def _token_entry(view: service.TokenView, now: datetime) -> models.TokenEntry:
 
 
 def _sync_report(report: SyncReport | None) -> models.SyncReport | None:
-    """The last sync's report as the API shows it."""
+    """The last sync's report as the API shows it (a run still going has no finish time)."""
     if report is None:
         return None
-    return models.SyncReport(
-        started_at=report.started_at,
-        finished_at=report.finished_at or None,
-        ok=report.ok,
-        planned=list(report.planned),
-        building=report.building,
-        countries={
-            code: models.CountryReport(
-                status=o.status,
-                snapshot_id=o.snapshot_id,
-                addresses=o.addresses,
-                residential=o.residential,
-                complete=o.complete,
-                locations=o.locations,
-                kept=o.kept,
-                added=o.added,
-                removed=o.removed,
-                items_written=o.items_written,
-                items_deleted=o.items_deleted,
-                error=o.error,
-            )
-            for code, o in report.countries.items()
-        },
-        sources={
-            family: models.SourceReport(
-                country=t.country,
-                read=t.read,
-                kept=t.kept,
-                dropped=dict(t.dropped),
-                removed_fields=dict(t.removed_fields),
-            )
-            for family, t in report.sources.items()
-        },
-    )
+    shown = models.SyncReport.model_validate(report, from_attributes=True)
+    return shown.model_copy(update={"finished_at": report.finished_at or None})

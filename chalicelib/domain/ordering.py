@@ -8,6 +8,7 @@ four ranges and one read by ordinal. A postcode can cross cities, so it is a few
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -60,6 +61,12 @@ def strata(*, residential: bool, complete: bool) -> tuple[Stratum, ...]:
 StrataCounts = tuple[int, int, int, int]
 NO_RANGES: tuple[Ranges, Ranges, Ranges, Ranges] = ((), (), (), ())
 NO_COUNTS: StrataCounts = (0, 0, 0, 0)
+
+
+def strata_counts(values: Sequence[int]) -> StrataCounts:
+    """The four strata's counts from their stored list (a plan's, a pointer's)."""
+    first, second, third, fourth = (int(v) for v in values)
+    return (first, second, third, fourth)
 
 
 def residential_in(counts: StrataCounts) -> int:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.epochs import Epoch
-from chalicelib.domain.ordering import Range, Span, StrataCounts, StrataTotals
+from chalicelib.domain.ordering import Range, Span, StrataCounts, StrataTotals, strata_counts
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,10 @@ class Layout:
 
     buckets: int  # pool: ordinal % buckets, and hash(address id) % buckets
     shards: int  # catalog: hash(key) % shards
+
+
+# A segment as stored: its generation, start and the four strata's slots.
+SegmentRow = tuple[str, int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,15 @@ class Segment:
     @property
     def end(self) -> int:
         return self.start + sum(self.strata)
+
+    def encoded(self) -> SegmentRow:
+        """How plans and pointers store a segment: the generation, its start, its four strata."""
+        return (self.generation, self.start, *self.strata)
+
+    @classmethod
+    def decoded(cls, row: Sequence[Any]) -> Segment:
+        generation, start, *strata = row
+        return cls(str(generation), int(start), strata_counts(strata))
 
     def blocks(self) -> list[Range]:
         """Each stratum's slots."""

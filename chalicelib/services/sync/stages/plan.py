@@ -17,7 +17,7 @@ from chalicelib.domain.digests import content_id, next_snapshot_id
 from chalicelib.domain.directories import build_directories
 from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
-from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, min_share
+from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SegmentRow, min_share
 from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.context import RunContext
@@ -53,18 +53,18 @@ class CountryPlan(TaskResult):
     incomplete: dict[str, int]
     epoch: str = ""
     buckets: int = 1
-    segments: list[tuple[str, int, int, int, int, int]] = Field(default_factory=list)  # tag, start, strata
+    segments: list[SegmentRow] = Field(default_factory=list)
     catalog_shards: int = 0  # the catalog's shards, where they were written before (else from `locations`)
     min_share: float = 1.0  # Placement.min_share
 
     @property
     def placement(self) -> Placement:
-        segments = tuple(Segment(g[0], g[1], (g[2], g[3], g[4], g[5])) for g in self.segments)
+        segments = tuple(Segment.decoded(g) for g in self.segments)
         return Placement(self.epoch, self.buckets, segments, self.min_share)
 
     @property
     def writing(self) -> Generation:
-        return Generation(Epoch(self.epoch, self.buckets), self.segments[-1][0])
+        return Generation(Epoch(self.epoch, self.buckets), Segment.decoded(self.segments[-1]).generation)
 
     def published(self, context: RunContext) -> PublishedSnapshot:
         return published_snapshot(
@@ -185,7 +185,7 @@ def _place_as(country_plan: CountryPlan, stored: PublishedSnapshot) -> None:
 
 def _place(country_plan: CountryPlan, place: Placement) -> None:
     country_plan.epoch, country_plan.buckets = place.epoch, place.buckets
-    country_plan.segments = [(g.generation, g.start, *g.strata) for g in place.segments]
+    country_plan.segments = [g.encoded() for g in place.segments]
     country_plan.min_share = place.min_share
 
 

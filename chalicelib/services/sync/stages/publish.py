@@ -44,8 +44,8 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     compared = compared_rows(context, country)
     outcome.items_written = pool_items + sum(i.indexed for i in index_parts) + shards.catalog_items
     if shards.appended:  # a new generation: its ledger and removals count too
-        outcome.items_written += compared[3]
-        outcome.kept, outcome.added, outcome.removed = compared[0], compared[1], compared[2]
+        outcome.items_written += compared.items_written
+        outcome.kept, outcome.added, outcome.removed = compared.kept, compared.added, compared.removed
     else:  # a snapshot stored already (the active, or a kept one again): all of it is kept
         outcome.kept = published.count
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
+from typing import NamedTuple
 
 from pydantic import Field
 
@@ -28,11 +29,25 @@ from chalicelib.services.sync.task_files import row_of
 Part = tuple[str, CellKey, int]  # (country, order cell, part)
 
 
+class Compared(NamedTuple):
+    """A country's rows compared with what its active snapshot serves (stored as a JSON list)."""
+
+    kept: int
+    added: int
+    removed: int
+    items_written: int  # the ledger's pages and the removed addresses' tags
+
+    def __add__(self, other: object) -> Compared:
+        assert isinstance(other, Compared)
+        return Compared(*(a + b for a, b in zip(self, other, strict=True)))
+
+
+NOTHING_COMPARED = Compared(0, 0, 0, 0)
+
+
 class Routed(Tallied):
     cells: list[tuple[str, tuple[int, str], int]]  # (country, order cell, part) this cell fed
-    compared: dict[str, list[int]] = Field(
-        default_factory=dict
-    )  # per country: rows kept, new, removed; items written
+    compared: dict[str, Compared] = Field(default_factory=dict)  # per country
 
 
 def plan(context: RunContext) -> list[CellItem]:
@@ -70,7 +85,7 @@ def route_cell(context: RunContext, item: CellItem) -> Routed:
 
 def _compare(
     context: RunContext, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
-) -> list[int]:
+) -> Compared:
     """Compare the cell's rows of one country with the parent's; record and name what changed."""
     pool, cells = context.pool, context.job.street_cells
     buckets = ledger_buckets(lineage.buckets)
@@ -87,7 +102,7 @@ def _compare(
         for (country, key, part), addresses in parts.items():
             born = [a.id for a in addresses if a.id in found.born_ids]
             context.work.write_lines(keys.born(country, order_cell_name(key, part), cell), born)
-    return [found.kept, len(found.born), len(found.removed), written]
+    return Compared(found.kept, len(found.born), len(found.removed), written)
 
 
 def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: int, cell: int) -> int:
@@ -108,13 +123,12 @@ def _street(address: PublishedAddress) -> int:
     return zlib.crc32("|".join(street_key(address)).encode())
 
 
-def compared_rows(context: RunContext, country: str) -> list[int]:
+def compared_rows(context: RunContext, country: str) -> Compared:
     """The country's rows kept, new and removed, and the ledger items written, over every cell."""
-    totals = [0, 0, 0, 0]
-    for routed in context.results(STAGE.name, Routed):
-        for i, n in enumerate(routed.compared.get(country, [0, 0, 0, 0])):
-            totals[i] += n
-    return totals
+    return sum(
+        (routed.compared.get(country, NOTHING_COMPARED) for routed in context.results(STAGE.name, Routed)),
+        NOTHING_COMPARED,
+    )
 
 
 STAGE = Stage("route", CellItem, Routed, plan, route_cell)

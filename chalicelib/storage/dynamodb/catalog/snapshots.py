@@ -12,6 +12,7 @@ from typing import Any
 from pynamodb.exceptions import PutError
 
 from chalicelib.domain.codecs import coverage_from_doc, coverage_to_doc, dumps, loads
+from chalicelib.domain.ordering import strata_counts
 from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, Segment, SnapshotRecord
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
@@ -143,7 +144,7 @@ def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
         "pl": [
             s.placement.epoch,
             s.placement.buckets,
-            [[g.generation, g.start, *g.strata] for g in s.placement.segments],
+            [list(g.encoded()) for g in s.placement.segments],
             s.placement.min_share,
         ],
     }
@@ -154,7 +155,7 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
         country=country,
         snapshot_id=doc["id"],
         published_at=doc["at"],
-        strata=(doc["k"][0], doc["k"][1], doc["k"][2], doc["k"][3]),
+        strata=strata_counts(doc["k"]),
         layout=Layout(buckets=doc["b"], shards=doc["s"]),
         sources=tuple(doc["src"]),
         coverage=coverage_from_doc(country, doc["cov"]),
@@ -165,12 +166,10 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
 
 def _placement_of(doc: dict[str, Any]) -> Placement:
     if "pl" not in doc:  # format 4: the snapshot's own copy, at the keys of an epoch named as it
-        strata = (doc["k"][0], doc["k"][1], doc["k"][2], doc["k"][3])
-        return Placement(doc["id"], doc["b"], (Segment(doc["id"], 0, strata),), appendable=False)
+        segment = Segment(doc["id"], 0, strata_counts(doc["k"]))
+        return Placement(doc["id"], doc["b"], (segment,), appendable=False)
     epoch, buckets, segments, share = doc["pl"]
-    return Placement(
-        epoch, buckets, tuple(Segment(g[0], g[1], (g[2], g[3], g[4], g[5])) for g in segments), share
-    )
+    return Placement(epoch, buckets, tuple(Segment.decoded(g) for g in segments), share)
 
 
 def _record_of(country: str, snapshot_id: str, doc: dict[str, Any]) -> SnapshotRecord:
