@@ -193,7 +193,8 @@ class DynamoWire:
         except OSError as exc:
             return DynamoUnreachable(f"cannot connect: {type(exc).__name__}")
         try:
-            connection.request("POST", "/", body=body, headers=headers)
+            assert connection.sock is not None  # connected by _connection
+            connection.sock.sendall(_request_bytes(headers, body))
         except (OSError, http.client.HTTPException) as exc:
             connection.close()
             return _Stale() if reused else DynamoUnreachable(f"sending failed: {type(exc).__name__}")
@@ -206,7 +207,8 @@ class DynamoWire:
             raise sent
         connection = sent.connection
         try:
-            response = connection.getresponse()
+            response = http.client.HTTPResponse(connection.sock, method="POST")
+            response.begin()
             answer = _Answer(response.status, response.read(), response.getheader("x-amz-crc32"))
         except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as exc:
             connection.close()
@@ -280,3 +282,10 @@ def _http_headers(headers: dict[str, str]) -> HTTPHeaders:
     for name, value in headers.items():
         found[name] = value
     return found
+
+
+def _request_bytes(headers: dict[str, str], body: bytes) -> bytes:
+    """The whole request in one write: http.client sends the head and the body in two, each a
+    syscall and a wake-up of the server (some 0.1 ms on loopback)."""
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    return f"POST / HTTP/1.1\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
