@@ -206,17 +206,18 @@ class DynamoWire:
         if isinstance(sent, DynamoUnreachable):
             raise sent
         connection = sent.connection
+        # http.client's own parser, on the socket the request was written to (as getresponse reads).
+        response = http.client.HTTPResponse(connection.sock, method="POST")
         try:
-            response = http.client.HTTPResponse(connection.sock, method="POST")
             response.begin()
             answer = _Answer(response.status, response.read(), response.getheader("x-amz-crc32"))
         except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError) as exc:
-            connection.close()
+            _close(response, connection)
             if sent.reused:
                 raise _Stale() from exc
             raise DynamoUnreachable(f"no answer: {type(exc).__name__}") from exc
         except (OSError, http.client.HTTPException) as exc:
-            connection.close()
+            _close(response, connection)
             raise DynamoUnreachable(f"no answer: {type(exc).__name__}") from exc
         self._release(connection, keep=not response.will_close)
         return answer
@@ -289,3 +290,9 @@ def _request_bytes(headers: dict[str, str], body: bytes) -> bytes:
     syscall and a wake-up of the server (some 0.1 ms on loopback)."""
     head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
     return f"POST / HTTP/1.1\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+def _close(response: http.client.HTTPResponse, connection: http.client.HTTPConnection) -> None:
+    """The response's reader holds the socket open until it is closed too."""
+    response.close()
+    connection.close()
