@@ -59,10 +59,6 @@ class BatchWriter(Generic[Item]):
         self._sleep = sleep
         self._jitter = jitter or (lambda ceiling: random.uniform(0, ceiling))  # noqa: S311 (not a secret)
 
-    @property
-    def workers(self) -> int:
-        return self._workers
-
     def put(self, items: Sequence[Item]) -> int:
         """Write the items, each slice of them by its own writer; returns items written."""
         slices = [items[start :: self._workers] for start in range(self._workers)]
