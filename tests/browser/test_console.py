@@ -17,6 +17,11 @@ from tests.support.local_stack import SYNCED, Stack
 PUBLIC_OPERATIONS = sum(op.document == "public" for op in OPERATIONS)
 
 
+# An Execute waits for the stack's answer, which shares 2 cores with the rest of the suite
+# (CI once took over the default 5 s for /countries at 375 px).
+ANSWER_WAIT = 30_000
+
+
 def _open(page: Page, stack: Stack) -> None:
     page.goto(f"http://127.0.0.1:{stack.port}/admin")
 
@@ -173,7 +178,9 @@ def test_the_docs_page_renders_the_public_api_and_tries_it_with_a_token(page: Pa
     countries.locator(".opblock-summary").click()
     countries.get_by_role("button", name="Try it out").click()
     countries.get_by_role("button", name="Execute").click()
-    expect(countries.locator(".live-responses-table tbody .response-col_status").first).to_have_text("200")
+    expect(countries.locator(".live-responses-table tbody .response-col_status").first).to_have_text(
+        "200", timeout=ANSWER_WAIT
+    )
 
 
 def test_a_new_token_can_be_tried_in_the_api_docs_without_a_terminal(page: Page, stack: Stack) -> None:
@@ -187,5 +194,7 @@ def test_a_new_token_can_be_tried_in_the_api_docs_without_a_terminal(page: Page,
     generate.get_by_role("button", name="Try it out").click()
     generate.locator("input[placeholder='country']").fill("AD")
     generate.get_by_role("button", name="Execute").click()
-    expect(generate.locator(".live-responses-table tbody .response-col_status").first).to_have_text("200")
+    expect(generate.locator(".live-responses-table tbody .response-col_status").first).to_have_text(
+        "200", timeout=ANSWER_WAIT
+    )
     assert page.evaluate("() => sessionStorage.length") == 1  # the new token was never stored
