@@ -29,11 +29,20 @@ STAGE ?= dev
 # ships here, is past its end of life; it still works, and the warning would bury the output.
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
+# Each virtualenv's pinned requirements are installed by uv (Astral; MIT/Apache-2.0), itself pinned
+# and installed by pip: the same versions as pip resolves, in ~10 s where pip took ~75 s for the
+# dev requirements alone, which counted in every clean-clone `make test`.
+UV_VERSION := 0.13.9
+define venv_install
+@test -x $(1)/bin/python || $(PYTHON) -m venv $(1)
+$(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+$(1)/bin/uv pip install --quiet --python $(1)/bin/python -r $(2)
+endef
+
 .PHONY: browser install run token aws-token test test-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(call venv_install,$(VENV),requirements-dev.txt)
 	@touch $@
 
 $(NODE_STAMP): infra/local/package.json infra/local/package-lock.json
@@ -53,8 +62,7 @@ $(CLIENTS_NODE_STAMP): tests/contract/clients/package.json tests/contract/client
 	@touch $@
 
 $(CLIENTS_STAMP): requirements-clients.txt
-	@test -x $(CLIENTS_VENV)/bin/python || $(PYTHON) -m venv $(CLIENTS_VENV)
-	$(CLIENTS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-clients.txt
+	$(call venv_install,$(CLIENTS_VENV),requirements-clients.txt)
 	@touch $@
 
 # --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install over the network.
@@ -132,8 +140,7 @@ $(CDK_CLI_STAMP): infra/aws/cli/package.json infra/aws/cli/package-lock.json
 
 # The emulator in a virtualenv of its own: it pins botocore, and aws-sam-translator pins pydantic.
 $(EMULATOR_STAMP): infra/emulator/requirements.txt
-	@test -x $(EMULATOR_VENV)/bin/python || $(PYTHON) -m venv $(EMULATOR_VENV)
-	$(EMULATOR_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r infra/emulator/requirements.txt
+	$(call venv_install,$(EMULATOR_VENV),infra/emulator/requirements.txt)
 	@touch $@
 
 ## The dev stage deployed to a local AWS emulator (ministack, IAM enforced, no Docker), smoke-tested
