@@ -21,7 +21,7 @@ import maxminddb
 from bench.harness import measure
 from chalicelib.domain.ip import IpAddress, placeable
 from chalicelib.services.context.regions import region_code
-from chalicelib.services.context.service import Caller, ContextSources, locate
+from chalicelib.services.context.service import Caller, ContextPorts, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
@@ -45,7 +45,7 @@ print(json.dumps({{"import": t1 - t0, "open": t2 - t1, "first": t3 - t2}}))
 
 def main(sample: int = SAMPLE, runs: int = RUNS) -> list[str]:
     database = MmdbIpDatabase(str(IP_DATABASE))
-    sources = ContextSources(database, FakeSnapshots(), CachedCatalog(FakeCatalogStore()))
+    sources = ContextPorts(database, FakeSnapshots(), CachedCatalog(FakeCatalogStore()))
     addresses = list(_public_ips(random.Random(7), runs))
     bare = maxminddb.open_database(str(IP_DATABASE / FILES[4]), maxminddb.MODE_MMAP_EXT)
     texts = iter([str(a) for a in addresses] * 3)
@@ -76,7 +76,7 @@ def main(sample: int = SAMPLE, runs: int = RUNS) -> list[str]:
     return lines
 
 
-def _locate(text: str, sources: ContextSources) -> object:
+def _locate(text: str, sources: ContextPorts) -> object:
     try:
         return locate(text, Caller(None), sources)
     except Exception:  # noqa: BLE001 - an unlisted address costs the same lookup

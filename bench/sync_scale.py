@@ -137,7 +137,7 @@ def compare_writes(endpoint: str, work: Path, workers: int) -> dict[str, float]:
         items = sum(pipeline.run_task("write", item)["written"] for item in shards)
         ours = time.perf_counter() - started
         requests = counter.calls["BatchWriteItem"]
-    bare = _bare_loop(bare_client(endpoint), wired.settings.pool_table, pipeline.context.work, shards)
+    bare = _bare_loop(bare_client(endpoint), wired.settings.pool_table, pipeline.run.work, shards)
     return {"addresses": addresses, "items": items, "ours": ours, "bare": bare, "requests": requests}
 
 

@@ -22,11 +22,11 @@ from chalicelib.services.admin import AuditReader, SyncControl, SyncLauncher, To
 from chalicelib.services.auth import Admission, CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
-from chalicelib.services.catalog.service import CatalogSources
-from chalicelib.services.context.service import ContextSources
+from chalicelib.services.catalog.service import CatalogPorts
+from chalicelib.services.context.service import ContextPorts
 from chalicelib.services.generation.catalog_cache import CachedCatalog
-from chalicelib.services.generation.service import Sources
-from chalicelib.services.reports import ReportSources
+from chalicelib.services.generation.service import GenerationPorts
+from chalicelib.services.reports import ReportPorts
 from chalicelib.services.snapshots import ActiveSnapshots, PinnedSnapshots
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
@@ -65,8 +65,8 @@ class Dependencies:
         """What the request pipeline checks every call against: tokens, the rate counter, the clock."""
         return Admission(self.tokens, self.stores.rate_limits, self.stores.tokens, self.clock)
 
-    def report_sources(self) -> ReportSources:
-        return ReportSources(self.snapshots, self.pool_config, self.stores.catalog, self.clock)
+    def report_ports(self) -> ReportPorts:
+        return ReportPorts(self.snapshots, self.pool_config, self.stores.catalog, self.clock)
 
     def token_admin(self) -> TokenAdmin:
         return TokenAdmin(self.stores.tokens, self.stores.rate_limits, self.tokens, self.clock)
@@ -81,27 +81,27 @@ class Dependencies:
     def sync_control(self) -> SyncControl:
         return SyncControl(self.launcher(), self.stores.catalog, self.stores.audit, self.clock)
 
-    def generation_sources(self) -> Sources:
-        return Sources(
+    def generation_ports(self) -> GenerationPorts:
+        return GenerationPorts(
             snapshots=self.snapshots, pins=self.pins, catalog=self.location_cache, pool=self.stores.pool
         )
 
-    def context_sources(self) -> ContextSources:
+    def context_ports(self) -> ContextPorts:
         if self.ip_database is None:
             log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
             raise NotConfigured("IP location is not configured on this deployment")
-        return ContextSources(
+        return ContextPorts(
             ip_database=self.ip_database,
             snapshots=self.snapshots,
             catalog=self.location_cache,
             trusted_hops=self.settings.trusted_proxy_hops,
         )
 
-    def catalog_sources(self) -> CatalogSources:
+    def catalog_ports(self) -> CatalogPorts:
         if self.cursors is None:
             log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
             raise NotConfigured("location listings are not configured on this deployment")
-        return CatalogSources(
+        return CatalogPorts(
             snapshots=self.snapshots,
             catalog=self.location_cache,
             directories=self.directories,

@@ -18,11 +18,11 @@ from chalicelib.errors import NotConfigured
 from chalicelib.logs import log_event
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.acquisition import Acquisition, acquire
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.pipeline import SyncPipeline
 from chalicelib.services.sync.ports import SourceFiles, WorkStore
 from chalicelib.services.sync.report import SyncProgress, SyncReport
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.steps import parse_step, run_step
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
@@ -37,7 +37,7 @@ LAMBDA_FETCH_BYTES = 9 * 1024**3
 
 def sync_pipeline(d: Dependencies, work: WorkStore, config: PoolConfig | None = None) -> SyncPipeline:
     """The sync's stages on this deployment's tables, passing files through `work`."""
-    context = RunContext(
+    run = SyncRun(
         work,
         config or d.pool_config,
         d.stores.pool,
@@ -47,7 +47,7 @@ def sync_pipeline(d: Dependencies, work: WorkStore, config: PoolConfig | None = 
         open_sources,
         timedelta(days=d.settings.snapshot_retention_days),
     )
-    return SyncPipeline(context)
+    return SyncPipeline(run)
 
 
 def sync_executor(

@@ -15,7 +15,7 @@ from chalicelib.api.reports import coverage_entry
 from chalicelib.clock import Clock
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import admin as service
-from chalicelib.services.reports import ReportSources
+from chalicelib.services.reports import ReportPorts
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.tokens import parse_duration
 
@@ -123,10 +123,10 @@ def revoke_token(call: Call[None, None], admin: service.TokenAdmin) -> models.To
         response=models.DataStatusResponse,
         scope=Scope.ADMIN,
     ),
-    needs=lambda d: d.report_sources(),
+    needs=lambda d: d.report_ports(),
 )
-def data_status(call: Call[None, None], sources: ReportSources) -> models.DataStatusResponse:
-    status = service.data_status(sources.snapshots, sources.config, sources.sync_reports, sources.clock)
+def data_status(call: Call[None, None], ports: ReportPorts) -> models.DataStatusResponse:
+    status = service.data_status(ports.snapshots, ports.config, ports.sync_reports, ports.clock)
     health = status.health
     return models.DataStatusResponse(
         data=models.DataStatus(

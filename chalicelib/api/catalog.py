@@ -21,7 +21,7 @@ from chalicelib.api.models.catalog import (
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.catalog import service
-from chalicelib.services.catalog.service import CatalogSources, Page
+from chalicelib.services.catalog.service import CatalogPorts, Page
 
 catalog = Blueprint(__name__)
 
@@ -71,11 +71,9 @@ immediate child type of the parent. 404 NO_POOL_COVERAGE: no published pool for 
         query=LocationSearchQuery,
         errors=(404,),
     ),
-    needs=lambda d: d.catalog_sources(),
+    needs=lambda d: d.catalog_ports(),
 )
-def search_locations(
-    call: Call[LocationSearchQuery, None], sources: CatalogSources
-) -> LocationSearchResponse:
+def search_locations(call: Call[LocationSearchQuery, None], ports: CatalogPorts) -> LocationSearchResponse:
     query = call.query
     request = service.SearchRequest(
         country=query.country,
@@ -88,7 +86,7 @@ def search_locations(
         limit=query.limit,
         cursor=query.cursor,
     )
-    page = service.search(request, sources)
+    page = service.search(request, ports)
     items, total, next_cursor = _items(page), page.total, page.next_cursor
     match page.kind:
         case LocationType.REGION:
@@ -118,9 +116,9 @@ def search_locations(
         query=HierarchyQuery,
         errors=(404,),
     ),
-    needs=lambda d: d.catalog_sources(),
+    needs=lambda d: d.catalog_ports(),
 )
-def hierarchy(call: Call[HierarchyQuery, None], sources: CatalogSources) -> HierarchyResponse:
+def hierarchy(call: Call[HierarchyQuery, None], ports: CatalogPorts) -> HierarchyResponse:
     query = call.query
     request = service.ChildrenRequest(
         country=query.country,
@@ -132,7 +130,7 @@ def hierarchy(call: Call[HierarchyQuery, None], sources: CatalogSources) -> Hier
         limit=query.limit,
         cursor=query.cursor,
     )
-    page = service.children(request, sources)
+    page = service.children(request, ports)
     return HierarchyResponse(
         data=HierarchyData(
             parent=ParentRef(type=page.parent.type, id=page.parent.id),  # type: ignore[arg-type]

@@ -40,13 +40,13 @@ or a public address the database does not list). 503: no IP database configured.
         errors=(404,),
         not_found="ADDRESS_NOT_FOUND",
     ),
-    needs=lambda d: d.context_sources(),
+    needs=lambda d: d.context_ports(),
 )
 def client_context(
-    call: Call[ClientContextQuery, None], sources: service.ContextSources
+    call: Call[ClientContextQuery, None], ports: service.ContextPorts
 ) -> ClientContextResponse:
-    caller = sources.caller(call.source_ip, call.forwarded_for)
-    found = service.locate(call.query.ip, caller, sources)
+    caller = ports.caller(call.source_ip, call.forwarded_for)
+    found = service.locate(call.query.ip, caller, ports)
     return ClientContextResponse(
         data=ClientContext(
             ip=found.ip,

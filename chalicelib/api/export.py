@@ -10,7 +10,7 @@ from chalicelib.api.generation import cacheable, filters_of, generated_out
 from chalicelib.api.models.export import MAX_EXPORT_PAGE, ExportData, ExportQuery, ExportResponse
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.generation import export as service
-from chalicelib.services.generation.service import Sources
+from chalicelib.services.generation.service import GenerationPorts
 
 export = Blueprint(__name__)
 
@@ -53,13 +53,13 @@ _OTHER_MEDIA = (
         other_media=_OTHER_MEDIA,
         headers=("X-Export-Seed", "X-Export-Snapshot", "X-Export-Total", "X-Export-Pages", "Link"),
     ),
-    needs=lambda d: d.generation_sources(),
+    needs=lambda d: d.generation_ports(),
 )
-def export_addresses(call: Call[ExportQuery, None], sources: Sources) -> Download | Immutable:
+def export_addresses(call: Call[ExportQuery, None], ports: GenerationPorts) -> Download | Immutable:
     query = call.query
     filters = filters_of(query, query.country, query.residential, query.complete)
     request = service.PageRequest(query.page, query.page_size, query.seed, query.snapshot)
-    page = service.export_page(filters, sources, request)
+    page = service.export_page(filters, ports, request)
     data = ExportData(
         country=query.country,
         seed=page.seed,

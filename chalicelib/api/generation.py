@@ -40,7 +40,7 @@ from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
 from chalicelib.services.context import service as context_service
-from chalicelib.services.context.service import ContextSources
+from chalicelib.services.context.service import ContextPorts
 from chalicelib.services.generation import service
 from chalicelib.services.generation.names import PersonName
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
@@ -79,8 +79,8 @@ place; its details list `sourcesTried`."""
 class GenerationNeeds:
     """The pool, and the IP context only mode=ip-region opens (it may be unconfigured)."""
 
-    sources: service.Sources
-    context: Callable[[], ContextSources]
+    ports: service.GenerationPorts
+    context: Callable[[], ContextPorts]
 
 
 @endpoint(
@@ -98,7 +98,7 @@ class GenerationNeeds:
         errors=(404, 410),
         cacheable=True,
     ),
-    needs=lambda d: GenerationNeeds(d.generation_sources(), d.context_sources),
+    needs=lambda d: GenerationNeeds(d.generation_ports(), d.context_ports),
 )
 def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse | Immutable:
     query = call.query
@@ -106,7 +106,7 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
     filters = filters_of(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
-    outcome = service.generate(filters, needs.sources, seed=query.seed, pinned=query.snapshot)
+    outcome = service.generate(filters, needs.ports, seed=query.seed, pinned=query.snapshot)
     answer = GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
@@ -140,16 +140,18 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
         cacheable=True,
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
-    needs=lambda d: d.generation_sources(),
+    needs=lambda d: d.generation_ports(),
 )
-def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> BatchResponse | Immutable:
+def generate_batch(
+    call: Call[None, BatchRequest], ports: service.GenerationPorts
+) -> BatchResponse | Immutable:
     body = call.body
     request = service.BatchRequest(
         count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
     )
     filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     options = body.options
-    outcome = service.generate_batch(filters, sources, request, seed=options.seed, pinned=options.snapshot)
+    outcome = service.generate_batch(filters, ports, request, seed=options.seed, pinned=options.snapshot)
     answer = BatchResponse(
         data=BatchData(
             request_id=options.request_id,
@@ -184,10 +186,12 @@ def generate_batch(call: Call[None, BatchRequest], sources: service.Sources) -> 
         cacheable=True,
         not_found="ADDRESS_NOT_FOUND",
     ),
-    needs=lambda d: d.generation_sources(),
+    needs=lambda d: d.generation_ports(),
 )
-def get_address(call: Call[AddressQuery, None], sources: service.Sources) -> AddressResponse | Immutable:
-    found = service.get_address(call.path["id"], sources, pinned=call.query.snapshot)
+def get_address(
+    call: Call[AddressQuery, None], ports: service.GenerationPorts
+) -> AddressResponse | Immutable:
+    found = service.get_address(call.path["id"], ports, pinned=call.query.snapshot)
     snapshot_id = found.served.snapshot.snapshot_id
     answer = AddressResponse(data=AddressData(address=address_out(found.address), snapshot_id=snapshot_id))
     return cacheable(answer, found.served.pinned_until, reproducible=True)
@@ -208,7 +212,7 @@ def _generate_in_ip_region(
         query.ip,
         context.caller(call.source_ip, call.forwarded_for),
         context,
-        needs.sources,
+        needs.ports,
         country_given="country" in query.model_fields_set,
         seed=query.seed,
         pinned=query.snapshot,

@@ -73,10 +73,10 @@ def countries(call: Call[None, None], snapshots: service.Snapshots) -> Countries
         response=AvailabilityResponse,
         scope=Scope.READ,
     ),
-    needs=lambda d: d.report_sources(),
+    needs=lambda d: d.report_ports(),
 )
-def availability(call: Call[None, None], sources: service.ReportSources) -> AvailabilityResponse:
-    statuses = service.country_statuses(sources.snapshots, sources.config)
+def availability(call: Call[None, None], ports: service.ReportPorts) -> AvailabilityResponse:
+    statuses = service.country_statuses(ports.snapshots, ports.config)
     return AvailabilityResponse(
         data=[
             AvailabilityEntry(code=s.code, available=s.ready, residential_available=s.residential_count > 0)
@@ -99,12 +99,12 @@ def availability(call: Call[None, None], sources: service.ReportSources) -> Avai
         query=CoverageQuery,
         errors=(404,),
     ),
-    needs=lambda d: d.report_sources(),
+    needs=lambda d: d.report_ports(),
 )
-def coverage(call: Call[CoverageQuery, None], sources: service.ReportSources) -> CoverageResponse:
+def coverage(call: Call[CoverageQuery, None], ports: service.ReportPorts) -> CoverageResponse:
     query = call.query
     results = service.coverage(
-        sources.snapshots, sources.config, country=query.country, include_complete=query.include_complete
+        ports.snapshots, ports.config, country=query.country, include_complete=query.include_complete
     )
     return CoverageResponse(data=CoverageData(countries=[coverage_entry(c) for c in results]))
 
@@ -142,10 +142,10 @@ def coverage_entry(c: domain.Coverage) -> CoverageEntry:
         response=DataHealthResponse,
         scope=Scope.READ,
     ),
-    needs=lambda d: d.report_sources(),
+    needs=lambda d: d.report_ports(),
 )
-def data_health(call: Call[None, None], sources: service.ReportSources) -> DataHealthResponse:
-    health = service.data_health(sources.snapshots, sources.config, sources.sync_reports, sources.clock.now())
+def data_health(call: Call[None, None], ports: service.ReportPorts) -> DataHealthResponse:
+    health = service.data_health(ports.snapshots, ports.config, ports.sync_reports, ports.clock.now())
     return DataHealthResponse(
         data=DataHealth(
             healthy=health.healthy,

@@ -20,7 +20,7 @@ translation = Blueprint(__name__)
 class TranslationNeeds:
     """The pool (the address) and the configuration (its country's primary language)."""
 
-    sources: generation.Sources
+    ports: generation.GenerationPorts
     config: PoolConfig
 
 
@@ -65,11 +65,11 @@ in the list, a missing field or an unknown property."""
         not_found="ADDRESS_NOT_FOUND",
         read_only=True,  # a POST for its body: it reads, writes nothing
     ),
-    needs=lambda d: TranslationNeeds(d.generation_sources(), d.pool_config),
+    needs=lambda d: TranslationNeeds(d.generation_ports(), d.pool_config),
 )
 def translate_address(call: Call[None, TranslationRequest], needs: TranslationNeeds) -> TranslationResponse:
     body = call.body
-    address = generation.get_address(body.address_id, needs.sources).address
+    address = generation.get_address(body.address_id, needs.ports).address
     known = needs.config.countries.get(address.country)
     primary = known.language if known else ""
     result = service.translate(address, body.target_locale, primary)

@@ -24,7 +24,7 @@ class SyncReports(Protocol):
 
 
 @dataclass(frozen=True)
-class ReportSources:
+class ReportPorts:
     """What the reports read: the published pointers, the pool configuration, sync reports, time."""
 
     snapshots: Snapshots

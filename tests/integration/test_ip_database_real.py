@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chalicelib.errors import AddressNotFound
-from chalicelib.services.context.service import Caller, ContextSources, locate
+from chalicelib.services.context.service import Caller, ContextPorts, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
@@ -21,10 +21,8 @@ pytestmark = [
 
 
 @pytest.fixture(scope="module")
-def sources() -> ContextSources:
-    return ContextSources(
-        MmdbIpDatabase(str(IP_DATABASE)), FakeSnapshots(), CachedCatalog(FakeCatalogStore())
-    )
+def sources() -> ContextPorts:
+    return ContextPorts(MmdbIpDatabase(str(IP_DATABASE)), FakeSnapshots(), CachedCatalog(FakeCatalogStore()))
 
 
 @pytest.mark.parametrize(
@@ -38,17 +36,17 @@ def sources() -> ContextSources:
     ],
 )
 def test_public_ipv4_and_ipv6_addresses_are_placed_with_iso_regions(
-    sources: ContextSources, ip: str, country: str, code: str, city: str
+    sources: ContextPorts, ip: str, country: str, code: str, city: str
 ) -> None:
     found = locate(ip, Caller(None), sources)
     assert (found.country, found.region_code, found.city, found.match_level) == (country, code, city, "city")
 
 
-def test_an_ipv4_mapped_address_is_the_ipv4_address(sources: ContextSources) -> None:
+def test_an_ipv4_mapped_address_is_the_ipv4_address(sources: ContextPorts) -> None:
     assert locate("::ffff:8.8.8.8", Caller(None), sources) == locate("8.8.8.8", Caller(None), sources)
 
 
 @pytest.mark.parametrize("ip", ["127.0.0.1", "10.0.0.1", "::1", "192.0.2.1"])
-def test_private_and_reserved_addresses_have_no_place(sources: ContextSources, ip: str) -> None:
+def test_private_and_reserved_addresses_have_no_place(sources: ContextPorts, ip: str) -> None:
     with pytest.raises(AddressNotFound):
         locate(ip, Caller(None), sources)

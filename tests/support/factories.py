@@ -14,7 +14,7 @@ from chalicelib.clock import Clock
 from chalicelib.config import Settings
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.reference.pool_config import load_pool_config
-from chalicelib.services.sync.enrich import SourceContext, publish
+from chalicelib.services.sync.enrich import SourceFacts, publish
 from chalicelib.services.sync.normalize import Candidate, normalize
 from chalicelib.services.tokens import IssuedToken, TokenAdminStore, create_token
 from chalicelib.sources.manifest import SourceEntry
@@ -86,7 +86,7 @@ def make_address(**overrides: Any) -> PublishedAddress:
     raw_fields = {k: v for k, v in overrides.items() if k in RawRecord.__dataclass_fields__}
     raw = make_raw(**raw_fields)
     config = load_pool_config()
-    source = SourceContext(raw.source_id, _entry(raw), config.source(raw.source_id))
+    source = SourceFacts(raw.source_id, _entry(raw), config.source(raw.source_id))
     candidate = normalize(raw, config.countries.get(raw.country), source.config)
     assert isinstance(candidate, Candidate), candidate
     return publish(candidate, source)

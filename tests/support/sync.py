@@ -167,5 +167,5 @@ class DyingSteps(LocalSteps):
 
     def __call__(self) -> SyncPipeline:
         pipeline = super().__call__()
-        pipeline.context.pool = DyingPool(pipeline.context.pool)
+        pipeline.run.pool = DyingPool(pipeline.run.pool)
         return pipeline

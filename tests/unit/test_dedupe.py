@@ -18,7 +18,7 @@ from tests.support.factories import make_address
 def _admit(
     dedupe: Deduplicator, address: PublishedAddress, family: str = "src", **kw: object
 ) -> MergeReason | None:
-    return dedupe.admit(address, family, **kw).reason  # type: ignore[arg-type]
+    return dedupe.offer(address, family, **kw).reason  # type: ignore[arg-type]
 
 
 def test_same_text_at_the_same_place_is_a_duplicate() -> None:
@@ -76,7 +76,7 @@ def test_of_two_city_spellings_the_publication_serving_more_components_stays() -
     dedupe = Deduplicator()
     assert _admit(dedupe, _lauf("node/1", "Lauf an der Pegnitz", "11.2820625", "49.5107303")) is None
     fuller = _lauf("node/2", "Lauf a.d.Pegnitz", "11.2819358", "49.5109984", district="Lauf")
-    decision = dedupe.admit(fuller, "src")
+    decision = dedupe.offer(fuller, "src")
     assert decision.reason is MergeReason.CITY_SPELLING
     assert decision.replaces is not None
     assert [k.address.components.city for k in dedupe.survivors()] == ["Lauf a.d.Pegnitz"]
@@ -142,7 +142,7 @@ def test_a_derived_city_does_not_split_an_address_from_its_published_twin() -> N
     assert derived.components.city != published.components.city
     dedupe = Deduplicator()
     assert _admit(dedupe, derived) is None
-    decision = dedupe.admit(published, "src")
+    decision = dedupe.offer(published, "src")
     assert decision.reason is MergeReason.FEWER_COMPONENTS
     assert decision.replaces is not None
     assert decision.replaces.address is derived
@@ -155,17 +155,17 @@ def test_between_twins_each_lacking_one_the_one_serving_more_is_kept() -> None:
     postcode_only = make_address(record_id="b", city="", postcode="3500", **krems)  # its city derives
     dedupe = Deduplicator()
     assert _admit(dedupe, city_only) is None
-    assert dedupe.admit(postcode_only, "src").replaces is not None
+    assert dedupe.offer(postcode_only, "src").replaces is not None
     dedupe = Deduplicator()
     assert _admit(dedupe, make_address(record_id="a", city="Wrocław", postcode="")) is None
-    assert dedupe.admit(make_address(record_id="b", city="", postcode="50-202"), "src").replaces is None
+    assert dedupe.offer(make_address(record_id="b", city="", postcode="50-202"), "src").replaces is None
 
 
 def test_the_publication_with_more_components_takes_the_place_of_the_earlier_one() -> None:
     dedupe = Deduplicator()
-    assert dedupe.admit(make_address(record_id="a", postcode=""), "src", seq=(0, 1)).is_new
+    assert dedupe.offer(make_address(record_id="a", postcode=""), "src", seq=(0, 1)).is_new
     fuller = make_address(record_id="b", postcode="50-201")
-    decision = dedupe.admit(fuller, "src", seq=(0, 2))
+    decision = dedupe.offer(fuller, "src", seq=(0, 2))
     assert decision.reason is MergeReason.FEWER_COMPONENTS
     assert decision.replaces is not None
     assert [(k.address, k.seq) for k in dedupe.survivors()] == [(fuller, (0, 1))]  # the place and its seq

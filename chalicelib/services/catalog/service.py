@@ -34,7 +34,7 @@ class DirectorySource(Protocol):
 
 
 @dataclass(frozen=True)
-class CatalogSources:
+class CatalogPorts:
     snapshots: ActiveSnapshotReader
     catalog: CatalogReader
     directories: DirectorySource
@@ -87,28 +87,28 @@ class ChildrenRequest:
     cursor: str | None = None
 
 
-def search(request: SearchRequest, sources: CatalogSources) -> Page:
-    snapshot = _snapshot(request.country, sources)
-    parent = _search_scope(request, snapshot, sources.catalog)
+def search(request: SearchRequest, ports: CatalogPorts) -> Page:
+    snapshot = _snapshot(request.country, ports)
+    parent = _search_scope(request, snapshot, ports.catalog)
     _check_below(parent, request.kind, "field")
-    return _page("search", request.kind, parent, request, request.residential, snapshot, sources)
+    return _page("search", request.kind, parent, request, request.residential, snapshot, ports)
 
 
-def children(request: ChildrenRequest, sources: CatalogSources) -> Page:
-    snapshot = _snapshot(request.country, sources)
-    parent = _named_parent(request, snapshot, sources.catalog)
+def children(request: ChildrenRequest, ports: CatalogPorts) -> Page:
+    snapshot = _snapshot(request.country, ports)
+    parent = _named_parent(request, snapshot, ports.catalog)
     _check_below(parent, request.kind, "childType")
-    _check_immediate(parent, request.kind, snapshot, sources.directories)
+    _check_immediate(parent, request.kind, snapshot, ports.directories)
     residential = (
         request.residential
         if request.residential is not None
         else facts(request.country).residential_by_default
     )
-    return _page("hierarchy", request.kind, parent, request, residential, snapshot, sources)
+    return _page("hierarchy", request.kind, parent, request, residential, snapshot, ports)
 
 
-def _snapshot(country: str, sources: CatalogSources) -> PublishedSnapshot:
-    snapshot = sources.snapshots.get(country)
+def _snapshot(country: str, ports: CatalogPorts) -> PublishedSnapshot:
+    snapshot = ports.snapshots.get(country)
     if snapshot is None:
         raise NoPoolCoverage(f"no published pool for country {country}", (ErrorDetail("country", country),))
     return snapshot
@@ -121,7 +121,7 @@ def _page(
     request: SearchRequest | ChildrenRequest,
     residential: bool,
     snapshot: PublishedSnapshot,
-    sources: CatalogSources,
+    ports: CatalogPorts,
 ) -> Page:
     """One page of the listing. The cursor is bound to what selects the listing (operation, parent,
     type, q as matched, residential) and to the page size."""
@@ -136,11 +136,11 @@ def _page(
             "limit": request.limit,
         },
     )
-    offset = _offset(request.cursor, bound, snapshot, sources.cursors)
-    listing = sources.directories.listing(snapshot, parent.scope, kind, q, residential)
+    offset = _offset(request.cursor, bound, snapshot, ports.cursors)
+    listing = ports.directories.listing(snapshot, parent.scope, kind, q, residential)
     end = offset + request.limit
     next_cursor = (
-        sources.cursors.issue(bound, Position(snapshot.snapshot_id, end)) if end < len(listing) else None
+        ports.cursors.issue(bound, Position(snapshot.snapshot_id, end)) if end < len(listing) else None
     )
     return Page(parent, kind, residential, listing[offset:end], len(listing), next_cursor)
 

@@ -27,7 +27,7 @@ class IpLocator(Protocol):
 
 
 @dataclass(frozen=True)
-class ContextSources:
+class ContextPorts:
     ip_database: IpLocator
     snapshots: ActiveSnapshotReader
     catalog: CatalogReader
@@ -68,7 +68,7 @@ class ClientContext:
         return f"{self.region} ({self.region_code})" if self.region else self.country
 
 
-def locate(ip: str | None, caller: Caller, sources: ContextSources) -> ClientContext:
+def locate(ip: str | None, caller: Caller, ports: ContextPorts) -> ClientContext:
     """Where `ip` (or, without it, the caller) is. 400 for text that is not an IP address; 404
     ADDRESS_NOT_FOUND for an address with no place (private, loopback, reserved, unlisted)."""
     text = ip if ip is not None else caller.address()
@@ -78,14 +78,14 @@ def locate(ip: str | None, caller: Caller, sources: ContextSources) -> ClientCon
             "no ip given and the request's own address is unknown", (ErrorDetail("ip", "missing"),)
         )
     address = _parse(text, field)
-    place = sources.ip_database.lookup(address) if placeable(address) else None
+    place = ports.ip_database.lookup(address) if placeable(address) else None
     if place is None:
         kind = (
             "a public address the IP database does not list" if placeable(address) else "not a public address"
         )
         message = f"{address} has no known location: {kind}"
         raise AddressNotFound(message, (ErrorDetail(field, message),))
-    return _context(str(address), place, sources)
+    return _context(str(address), place, ports)
 
 
 def _parse(text: str, field: str) -> IpAddress:
@@ -96,12 +96,12 @@ def _parse(text: str, field: str) -> IpAddress:
         raise InvalidRequest(f"{field}: {message}", (ErrorDetail(field, message),)) from exc
 
 
-def _context(ip: str, place: IpPlace, sources: ContextSources) -> ClientContext:
+def _context(ip: str, place: IpPlace, ports: ContextPorts) -> ClientContext:
     code = region_code(place.country, place.state) if place.state else None
     region = region_id = None
     if code is not None:
-        snapshot = sources.snapshots.get(place.country)
-        published = sources.catalog.find_locations(snapshot, LocationType.REGION, code) if snapshot else []
+        snapshot = ports.snapshots.get(place.country)
+        published = ports.catalog.find_locations(snapshot, LocationType.REGION, code) if snapshot else []
         if published:
             region, region_id = published[0].value, published[0].id
         else:
@@ -126,8 +126,8 @@ def generate_in_ip_region(
     filters: Filters,
     ip: str | None,
     caller: Caller,
-    sources: ContextSources,
-    generation_sources: generation.Sources,
+    ports: ContextPorts,
+    generation_ports: generation.GenerationPorts,
     *,
     country_given: bool,
     seed: str | None,
@@ -141,7 +141,7 @@ def generate_in_ip_region(
         )
         raise InvalidRequest(message, (ErrorDetail("mode", message),))
     try:
-        context = locate(ip, caller, sources)
+        context = locate(ip, caller, ports)
     except AddressNotFound as exc:
         raise NoPoolCoverage(exc.message, (*exc.details, _tried(None))) from exc
     if country_given and filters.country != context.country:
@@ -158,7 +158,7 @@ def generate_in_ip_region(
         message = f"no published pool for {what}"
         raise NoPoolCoverage(message, (ErrorDetail("ip", message), _tried(context)))
     region_filters = replace(filters, country=context.country, ids={LocationType.REGION: context.region_id})
-    drawn = generation.generate(region_filters, generation_sources, seed=seed, pinned=pinned)
+    drawn = generation.generate(region_filters, generation_ports, seed=seed, pinned=pinned)
     return IpRegionOutcome(context, drawn)
 
 

@@ -23,7 +23,7 @@ from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import Query, matches, parse, searchable
 from chalicelib.services.generation.selection import Filters, Selection, select
-from chalicelib.services.generation.service import Generated, Sources, serving, with_profiles
+from chalicelib.services.generation.service import Generated, GenerationPorts, serving, with_profiles
 from chalicelib.services.generation.text_draws import every_candidate
 
 
@@ -55,17 +55,17 @@ class ExportPage:
         return self.page + 1 if self.page < self.pages else None
 
 
-def export_page(filters: Filters, sources: Sources, request: PageRequest) -> ExportPage:
+def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) -> ExportPage:
     seed = request.seed if request.seed is not None else secrets.token_urlsafe(12)
-    served = serving(filters.country, sources, request.snapshot)
+    served = serving(filters.country, ports, request.snapshot)
     snapshot = served.snapshot
-    selection = select(filters, snapshot, sources.catalog)
+    selection = select(filters, snapshot, ports.catalog)
     query = parse(filters.q) if filters.q else None
-    ordinal_at, positions, keep = _sequence(query, selection, sources)
+    ordinal_at, positions, keep = _sequence(query, selection, ports)
     order = SeededPermutation(positions, _key(seed, snapshot, selection, query))
     first = (request.page - 1) * request.size
     ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, positions))]
-    fetched = sources.pool.get_many_by_ordinal(snapshot.placement, ordinals) if ordinals else {}
+    fetched = ports.pool.get_many_by_ordinal(snapshot.placement, ordinals) if ordinals else {}
     addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
     pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
     total = selection.live if query is None else positions
@@ -82,13 +82,13 @@ def export_page(filters: Filters, sources: Sources, request: PageRequest) -> Exp
 
 
 def _sequence(
-    query: Query | None, selection: Selection, sources: Sources
+    query: Query | None, selection: Selection, ports: GenerationPorts
 ) -> tuple[Callable[[int], int], int, Callable[[PublishedAddress], bool]]:
     """What the export walks: the k-th position's ordinal, how many positions, and which
     addresses read at them are served."""
     if query is None:
         return selection.ordinal_at, selection.total, lambda _: True
-    candidates = every_candidate(query, selection, sources.pool)
+    candidates = every_candidate(query, selection, ports.pool)
     return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a))
 
 

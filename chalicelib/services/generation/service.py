@@ -31,7 +31,7 @@ class PinnedSnapshotReader(Protocol):
 
 
 @dataclass(frozen=True)
-class Sources:
+class GenerationPorts:
     snapshots: ActiveSnapshotReader
     pins: PinnedSnapshotReader
     catalog: CatalogReader
@@ -62,8 +62,10 @@ class BatchRequest:
     excluded: frozenset[str] = frozenset()
 
 
-def generate(filters: Filters, sources: Sources, *, seed: str | None, pinned: str | None = None) -> Outcome:
-    outcome = generate_batch(filters, sources, BatchRequest(count=1), seed=seed, pinned=pinned)
+def generate(
+    filters: Filters, ports: GenerationPorts, *, seed: str | None, pinned: str | None = None
+) -> Outcome:
+    outcome = generate_batch(filters, ports, BatchRequest(count=1), seed=seed, pinned=pinned)
     if not outcome.results:  # only a q search can come back empty
         raise NoPoolCoverage(
             f"no published address in {filters.country} matching these filters contains {filters.q!r}"
@@ -72,11 +74,16 @@ def generate(filters: Filters, sources: Sources, *, seed: str | None, pinned: st
 
 
 def generate_batch(
-    filters: Filters, sources: Sources, request: BatchRequest, *, seed: str | None, pinned: str | None = None
+    filters: Filters,
+    ports: GenerationPorts,
+    request: BatchRequest,
+    *,
+    seed: str | None,
+    pinned: str | None = None,
 ) -> Outcome:
-    served = serving(filters.country, sources, pinned)
+    served = serving(filters.country, ports, pinned)
     snapshot = served.snapshot
-    selection = select(filters, snapshot, sources.catalog)
+    selection = select(filters, snapshot, ports.catalog)
     # The seed hashes what the filters select, not how they were written: a value and its stable id,
     # or an ISO code and a name, draw the same addresses.
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
@@ -85,10 +92,10 @@ def generate_batch(
     key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique))
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
-        return sources.pool.get_many_by_ordinal(snapshot.placement, ordinals)
+        return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
     if filters.q:
-        query, pool = parse(filters.q), sources.pool
+        query, pool = parse(filters.q), ports.pool
         addresses = draw_text(
             query,
             selection,
@@ -126,33 +133,33 @@ class Found:
     served: Served
 
 
-def get_address(address_id: str, sources: Sources, *, pinned: str | None = None) -> Found:
+def get_address(address_id: str, ports: GenerationPorts, *, pinned: str | None = None) -> Found:
     """A published address: its id names its country, whose active (or pinned) snapshot is read."""
     country = address_id.split("-", 1)[0].upper()
     if len(country) == 2 and pinned is not None:
-        served: Served | None = sources.pins.pinned(country, pinned)
+        served: Served | None = ports.pins.pinned(country, pinned)
     else:
-        snapshot = sources.snapshots.get(country) if len(country) == 2 else None
+        snapshot = ports.snapshots.get(country) if len(country) == 2 else None
         served = Served(snapshot) if snapshot else None
     if served is not None:
         snapshot = served.snapshot
-        address = sources.pool.get_by_id(snapshot.placement, address_id)
+        address = ports.pool.get_by_id(snapshot.placement, address_id)
         if address is not None:
             return Found(address, served)
     where = f"snapshot {pinned}" if pinned else "the current snapshot of its country"
     raise AddressNotFound(f"no address with id {address_id} is published in {where}")
 
 
-def serving(country: str, sources: Sources, pinned: str | None) -> Served:
+def serving(country: str, ports: GenerationPorts, pinned: str | None) -> Served:
     """The snapshot a request reads: the one it pins (SnapshotExpired when that is not kept), else
     the country's active one."""
     if pinned is not None:
-        return sources.pins.pinned(country, pinned)
-    return Served(active(country, sources))
+        return ports.pins.pinned(country, pinned)
+    return Served(active(country, ports))
 
 
-def active(country: str, sources: Sources) -> PublishedSnapshot:
-    snapshot = sources.snapshots.get(country)
+def active(country: str, ports: GenerationPorts) -> PublishedSnapshot:
+    snapshot = ports.snapshots.get(country)
     if snapshot is None or snapshot.count == 0:
         raise NoPoolCoverage(f"no published pool for country {country}")
     return snapshot

@@ -87,7 +87,7 @@ class Deduplicator:
     supersedes: dict[str, frozenset[str]] = field(default_factory=dict)  # family → older families
     _places: dict[tuple[str, ...], list[Kept]] = field(default_factory=dict)
 
-    def admit(
+    def offer(
         self,
         address: PublishedAddress,
         family: str,

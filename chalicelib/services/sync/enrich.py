@@ -25,7 +25,7 @@ OSM_ORIGIN = "osm"
 
 
 @dataclass(frozen=True)
-class SourceContext:
+class SourceFacts:
     """What enrichment knows about the source a candidate came from."""
 
     family: str
@@ -43,7 +43,7 @@ class SourceContext:
         return country == self.entry.country
 
 
-def publish(candidate: Candidate, source: SourceContext) -> PublishedAddress:
+def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
     country = candidate.raw.country
     derived: list[str] = []
     region, region_text = _region(candidate, source, derived)
@@ -97,7 +97,7 @@ def _identity_text(candidate: Candidate) -> str:
     return "|".join(value_key(v) for v in (candidate.street, candidate.number, candidate.unit))
 
 
-def _region(candidate: Candidate, source: SourceContext, derived: list[str]) -> tuple[Region | None, str]:
+def _region(candidate: Candidate, source: SourceFacts, derived: list[str]) -> tuple[Region | None, str]:
     """The ISO region, and the text to show for it: the source's own spelling when it is in a
     non-Latin script (和歌山県, 北京市), else the ISO name. A served name that differs from the
     source's text (MD → Maryland, Friesland → Fryslân) is listed as derived."""
@@ -144,7 +144,7 @@ def _province(
     return province
 
 
-def _city(candidate: Candidate, source: SourceContext, derived: list[str]) -> str:
+def _city(candidate: Candidate, source: SourceFacts, derived: list[str]) -> str:
     if candidate.city:
         return candidate.city
     country = candidate.raw.country
@@ -162,7 +162,7 @@ def _city(candidate: Candidate, source: SourceContext, derived: list[str]) -> st
     return ""
 
 
-def _boundary(candidate: Candidate, source: SourceContext, component: str, derived: list[str]) -> str:
+def _boundary(candidate: Candidate, source: SourceFacts, component: str, derived: list[str]) -> str:
     """The name of the boundary containing the address, at the first of the country's levels for
     that component that has one."""
     country = candidate.raw.country

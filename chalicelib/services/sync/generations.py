@@ -16,8 +16,8 @@ from chalicelib.domain.digests import content_hash
 from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage, live_entries
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import SyncJob
+from chalicelib.services.sync.run import SyncRun
 
 # An epoch takes new generations while its snapshots serve at least this share of its slots (the
 # rest cost draws a retry), every location's span at least MIN_SPAN_SHARE of its own (a draw there
@@ -60,9 +60,9 @@ def appendable(active: PublishedSnapshot | None) -> bool:
     )
 
 
-def choose(context: RunContext, country: str, rows: int) -> Lineage:
-    tag = generation_tag(context.job, country)
-    active = context.catalog.active_snapshot(country)
+def choose(run: SyncRun, country: str, rows: int) -> Lineage:
+    tag = generation_tag(run.job, country)
+    active = run.catalog.active_snapshot(country)
     if active is not None and appendable(active):
         place = active.placement
         return Lineage(
@@ -73,28 +73,26 @@ def choose(context: RunContext, country: str, rows: int) -> Lineage:
             parent=active.snapshot_id,
             parent_generations=[s.generation for s in place.segments],
         )
-    buckets = context.layout_for(rows, 0).buckets
-    context.catalog.begin_epoch(country, tag, buckets, context.clock.now().isoformat())
+    buckets = run.layout_for(rows, 0).buckets
+    run.catalog.begin_epoch(country, tag, buckets, run.clock.now().isoformat())
     return Lineage(country=country, epoch=tag, buckets=buckets, generation=tag)
 
 
-def record_lineages(context: RunContext, rows: dict[str, int]) -> None:
+def record_lineages(run: SyncRun, rows: dict[str, int]) -> None:
     """Decide the lineage of each country with rows once: a rerun of the run keeps what was
     decided. A country with none publishes nothing, so it begins no epoch."""
-    if context.work.exists(keys.LINEAGES):
+    if run.work.exists(keys.LINEAGES):
         return
-    chosen = [
-        choose(context, c, rows[c]).model_dump(mode="json") for c in context.job.countries if rows.get(c)
-    ]
-    context.work.write_json(keys.LINEAGES, chosen)
+    chosen = [choose(run, c, rows[c]).model_dump(mode="json") for c in run.job.countries if rows.get(c)]
+    run.work.write_json(keys.LINEAGES, chosen)
 
 
-def lineages(context: RunContext) -> dict[str, Lineage]:
+def lineages(run: SyncRun) -> dict[str, Lineage]:
     def read() -> dict[str, Lineage]:
-        found = [Lineage.model_validate(doc) for doc in context.work.read_json(keys.LINEAGES)]
+        found = [Lineage.model_validate(doc) for doc in run.work.read_json(keys.LINEAGES)]
         return {lineage.country: lineage for lineage in found}
 
-    return context.memo("lineages", read)
+    return run.memo("lineages", read)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The sync as one pipeline of stages bound to a run's context: what the local executor (in this
+"""The sync as one pipeline of stages bound to a run (SyncRun): what the local executor (in this
 process or in worker processes) and the Step Functions steps call. Every method but `start` is
 one task or one stage's close, safe to run again."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, WORK_FORMAT, SyncJob
 from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cells_for
 from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, publish
 from chalicelib.services.sync.stages.index import items_of
@@ -26,7 +26,7 @@ COUNTRY_FAILURES = (StorageUnavailable, PublishConflict)
 
 @dataclass
 class SyncPipeline:
-    context: RunContext
+    run: SyncRun
 
     def start(
         self,
@@ -40,29 +40,29 @@ class SyncPipeline:
         """A fresh job: its cells sized from the manifest's record counts, and the running report
         that /data-health shows. `sources`: where the tasks find the files when not at
         `target.root` (the source store's `s3://bucket/prefix/` in AWS)."""
-        context = self.context
-        countries = target.chosen(context.config.enabled)
+        run = self.run
+        countries = target.chosen(run.config.enabled)
         rows = sum(e.records for e in load_manifest(target.manifest) if e.country in countries)
         job = SyncJob(
             manifest=str(target.manifest.resolve()) if sources is None else target.manifest.name,
             root=sources or str(target.root),
             countries=countries,
             fingerprint=self.fingerprint(target, sources),
-            started_at=context.clock.now().isoformat(),
+            started_at=run.clock.now().isoformat(),
             # A power of two, as the ledger buckets are (domain/epochs.py).
             street_cells=1 << (cells_for(rows, per_cell) - 1).bit_length(),
             object_cells=cells_for(rows, claims_per_cell),
             text_cells=cells_for(rows, claims_per_cell),
             **sizes,
         )
-        context.begin(job)
-        context.write_items(bounds.STAGE.name, bounds.STAGE.plan(context))
-        context.catalog.save_sync_report(publish.report(context).as_dict())
+        run.begin(job)
+        run.write_items(bounds.STAGE.name, bounds.STAGE.plan(run))
+        run.catalog.save_sync_report(publish.report(run).as_dict())
         return job
 
     def fingerprint(self, target: SyncTarget, sources: str | None = None) -> str:
-        files = self.context.open_sources(sources or str(target.root))
-        return target.fingerprint(self.context.config.text, files.stamp)
+        files = self.run.open_sources(sources or str(target.root))
+        return target.fingerprint(self.run.config.text, files.stamp)
 
     def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
         """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""
@@ -71,27 +71,27 @@ class SyncPipeline:
 
     def is_resumable(self, target: SyncTarget) -> bool:
         """The work store holds an unfinished job of the same inputs."""
-        work = self.context.work
+        work = self.run.work
         if not work.exists(keys.JOB) or work.exists(keys.FINISHED):
             return False
         if work.read_json(keys.JOB).get("work_format") != WORK_FORMAT:
             return False  # a run of an earlier release: its files are not this release's
-        job = self.context.job
+        job = self.run.job
         return job.fingerprint == self.fingerprint(target) and job.manifest == str(target.manifest.resolve())
 
     @property
     def job(self) -> SyncJob:
-        return self.context.job
+        return self.run.job
 
     def items(self, stage: str) -> list[dict[str, Any]]:
-        found: list[dict[str, Any]] = self.context.work.read_json(keys.items(stage))
+        found: list[dict[str, Any]] = self.run.work.read_json(keys.items(stage))
         return found
 
     def run_task(self, stage: str, item: dict[str, Any]) -> dict[str, Any]:
         """One task; its result is recorded, so a rerun of the stage can skip it."""
-        parsed, result = BY_NAME[stage].run_raw(self.context, item)
+        parsed, result = BY_NAME[stage].run_raw(self.run, item)
         doc: dict[str, Any] = result.model_dump(mode="json")
-        self.context.work.write_json(keys.done(stage, parsed.task()), doc)
+        self.run.work.write_json(keys.done(stage, parsed.task()), doc)
         return doc
 
     def run_once(self, stage: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -99,7 +99,7 @@ class SyncPipeline:
         a task that recorded its result (a retried one, a failed country's publish) is not run
         again."""
         if self.is_done(stage, item):
-            recorded: dict[str, Any] = self.context.work.read_json(self._done(stage, item))
+            recorded: dict[str, Any] = self.run.work.read_json(self._done(stage, item))
             return recorded
         return self.run_task(stage, item)
 
@@ -109,7 +109,7 @@ class SyncPipeline:
         return latest is not None and latest.ok
 
     def _latest_report(self) -> SyncReport | None:
-        stored = self.context.catalog.latest_sync_report()
+        stored = self.run.catalog.latest_sync_report()
         return SyncReport.from_dict(stored) if stored is not None else None
 
     def fail_task(self, stage: str, item: dict[str, Any], error: str) -> str:
@@ -123,7 +123,7 @@ class SyncPipeline:
         return country
 
     def is_done(self, stage: str, item: dict[str, Any]) -> bool:
-        return self.context.work.exists(self._done(stage, item))
+        return self.run.work.exists(self._done(stage, item))
 
     @staticmethod
     def _done(stage: str, item: dict[str, Any]) -> str:
@@ -131,24 +131,24 @@ class SyncPipeline:
 
     def close(self, stage: str) -> None:
         """After the stage's last task: its finish, then the next stage's items."""
-        BY_NAME[stage].finish(self.context)
+        BY_NAME[stage].finish(self.run)
         following = STAGES.index(stage) + 1
         if following < len(PIPELINE):
             upcoming = PIPELINE[following]
-            self.context.write_items(upcoming.name, upcoming.plan(self.context))
+            self.run.write_items(upcoming.name, upcoming.plan(self.run))
 
     def index_items(self, country: str) -> list[dict[str, Any]]:
-        return [item.model_dump(mode="json") for item in items_of(self.context, country)]
+        return [item.model_dump(mode="json") for item in items_of(self.run, country)]
 
     def fail_country(self, country: str, error: str) -> None:
         """Record the country's outcome as failed: its later tasks are not run, its publish is done."""
-        publish.record_failure(self.context, country, error)
+        publish.record_failure(self.run, country, error)
 
     def report(self) -> SyncReport:
-        return publish.report(self.context)
+        return publish.report(self.run)
 
     def save_running_report(self, building: str | None) -> None:
         """What /data-health shows while the sync runs: the country being written now."""
         running = self.report()
         running.building = building
-        self.context.catalog.save_sync_report(running.as_dict())
+        self.run.catalog.save_sync_report(running.as_dict())

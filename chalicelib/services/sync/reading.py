@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from chalicelib.reference.pool_config import PoolConfig
-from chalicelib.services.sync.admission import Row
 from chalicelib.services.sync.dedupe import coordinate_precision_meters
-from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceContext, publish
+from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceFacts, publish
 from chalicelib.services.sync.normalize import Dropped, normalize
 from chalicelib.services.sync.report import SourceTally
+from chalicelib.services.sync.survival import Row
 from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants
 from chalicelib.sources.reader import read_group
 
@@ -23,13 +23,13 @@ def source_order(entries: list[SourceEntry], config: PoolConfig) -> list[SourceG
 
 
 def read_rows(
-    group: SourceGroup, rank: int, root: Path, config: PoolConfig, context: SourceContext, tally: SourceTally
+    group: SourceGroup, rank: int, root: Path, config: PoolConfig, source: SourceFacts, tally: SourceTally
 ) -> Iterator[Row]:
     """Validated, enriched rows of one source group in read order; rows dropped on the way are
     counted in `tally`."""
     for raw in read_group(group, root):
         tally.read += 1
-        candidate = normalize(raw, config.countries.get(raw.country), context.config)
+        candidate = normalize(raw, config.countries.get(raw.country), source.config)
         if isinstance(candidate, Dropped):
             tally.dropped[candidate.reason.value] += 1
             continue
@@ -37,8 +37,8 @@ def read_rows(
             seq=(rank, tally.read),
             family=group.family,
             source_country=group.country,
-            address=publish(candidate, context),
+            address=publish(candidate, source),
             removed=tuple(r.value for r in candidate.removed),
-            osm_object=raw.record_id if context.origin == OSM_ORIGIN else None,
+            osm_object=raw.record_id if source.origin == OSM_ORIGIN else None,
             precision_meters=coordinate_precision_meters(raw.lon, raw.lat),
         )

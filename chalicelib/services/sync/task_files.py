@@ -18,9 +18,9 @@ from chalicelib.domain.codecs import address_from_doc, address_to_doc
 from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.ordering import CellKey, order_key
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.admission import Row
 from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.publication import incomplete_counts
+from chalicelib.services.sync.survival import Row
 from chalicelib.sources.boundaries import Boundary
 
 

@@ -11,9 +11,9 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from chalicelib.services.sync.admission import Tallies
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.report import SourceTally
+from chalicelib.services.sync.run import SyncRun
+from chalicelib.services.sync.survival import Tallies
 
 
 class StageItem(BaseModel):
@@ -85,7 +85,7 @@ Item = TypeVar("Item", bound=StageItem)
 Result = TypeVar("Result", bound=TaskResult)
 
 
-def nothing_to_finish(context: RunContext) -> None:
+def nothing_to_finish(run: SyncRun) -> None:
     return None
 
 
@@ -94,10 +94,10 @@ class Stage(Generic[Item, Result]):
     name: str
     item: type[Item]
     result: type[Result]
-    plan: Callable[[RunContext], Sequence[Item]]  # the items, once the stage before has closed
-    run: Callable[[RunContext, Item], Result]
-    finish: Callable[[RunContext], None] = nothing_to_finish  # after the stage's last task
+    plan: Callable[[SyncRun], Sequence[Item]]  # the items, once the stage before has closed
+    run: Callable[[SyncRun, Item], Result]
+    finish: Callable[[SyncRun], None] = nothing_to_finish  # after the stage's last task
 
-    def run_raw(self, context: RunContext, raw: dict[str, Any]) -> tuple[Item, Result]:
+    def run_raw(self, run: SyncRun, raw: dict[str, Any]) -> tuple[Item, Result]:
         item = self.item.model_validate(raw)
-        return item, self.run(context, item)
+        return item, self.run(run, item)

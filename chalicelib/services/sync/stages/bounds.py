@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import Runner, runner_for
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.task_files import boundary_of
 from chalicelib.sources.boundaries import Boundary
@@ -26,8 +26,8 @@ class BoundsResult(TaskResult):
     boundaries: int
 
 
-def plan(context: RunContext) -> list[BoundsItem]:
-    entries = context.entries()
+def plan(run: SyncRun) -> list[BoundsItem]:
+    entries = run.entries()
     return [
         BoundsItem(entry=i, runner=runner_for(e.records))
         for i, e in enumerate(entries)
@@ -35,26 +35,26 @@ def plan(context: RunContext) -> list[BoundsItem]:
     ]
 
 
-def read_bounds(context: RunContext, item: BoundsItem) -> BoundsResult:
-    entry = context.entries()[item.entry]
-    root = context.sources().local(list(entry.files))
+def read_bounds(run: SyncRun, item: BoundsItem) -> BoundsResult:
+    entry = run.entries()[item.entry]
+    root = run.sources().local(list(entry.files))
     found = read_country_boundaries([entry], root).get(entry.country, [])
-    context.work.write_json(keys.bounds(item.entry), [asdict(b) for b in found])
+    run.work.write_json(keys.bounds(item.entry), [asdict(b) for b in found])
     return BoundsResult(country=entry.country, boundaries=len(found))
 
 
-def boundaries(context: RunContext) -> dict[str, list[Boundary]]:
+def boundaries(run: SyncRun) -> dict[str, list[Boundary]]:
     """Every extract's boundaries per country, in manifest order (as the whole-sync oracle has them)."""
 
     def read() -> dict[str, list[Boundary]]:
         found: dict[str, list[Boundary]] = {}
-        for item in context.read_items(STAGE.name, BoundsItem):
-            country = context.entries()[item.entry].country
-            doc = context.work.read_json(keys.bounds(item.entry))
+        for item in run.read_items(STAGE.name, BoundsItem):
+            country = run.entries()[item.entry].country
+            doc = run.work.read_json(keys.bounds(item.entry))
             found.setdefault(country, []).extend(boundary_of(b) for b in doc)
         return found
 
-    return context.memo("boundaries", read)
+    return run.memo("boundaries", read)
 
 
 STAGE = Stage("bounds", BoundsItem, BoundsResult, plan, read_bounds)

@@ -12,48 +12,48 @@ from typing import Any
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.admission import Admission, Row, Tallies
-from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cell_of_key, is_sampled, splitters
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
+from chalicelib.services.sync.survival import Row, Survival, Tallies
 from chalicelib.services.sync.task_files import row_line, row_of, tupled
 
 Place = tuple[str, CellKey]  # a country's order cell
 
 
-def plan(context: RunContext) -> list[CellItem]:
-    return [CellItem(cell=c) for c in range(context.job.street_cells)]
+def plan(run: SyncRun) -> list[CellItem]:
+    return [CellItem(cell=c) for c in range(run.job.street_cells)]
 
 
-def dedupe_cell(context: RunContext, item: CellItem) -> Tallied:
-    work, job, cell = context.work, context.job, item.cell
+def dedupe_cell(run: SyncRun, item: CellItem) -> Tallied:
+    work, job, cell = run.work, run.job, item.cell
     rows = [
         row_of(line) for key in work.keys(keys.mapped_prefix("rows", cell)) for line in work.read_lines(key)
     ]
     rows.sort(key=lambda r: r.seq)
     repeats = {(s[0], s[1]) for key in work.keys(keys.repeats_prefix(cell)) for s in work.read_json(key)}
     tallies = Tallies()
-    admission = Admission(context.config.supersedes(), tallies, lambda row: row.seq in repeats)
+    survival = Survival(run.config.supersedes(), tallies, lambda row: row.seq in repeats)
     for row in rows:
-        admission.offer(row)
-    survivors = admission.survivors()
+        survival.offer(row)
+    survivors = survival.survivors()
     work.write_lines(
         keys.kept(cell),
-        (row_line(Row(k.seq, k.family, "", k.address, admission.removed_of(k.address))) for k in survivors),
+        (row_line(Row(k.seq, k.family, "", k.address, survival.removed_of(k.address))) for k in survivors),
     )
     claims: dict[int, list[str]] = {}
-    for claim in admission.text_claims():
+    for claim in survival.text_claims():
         line = json.dumps([claim.text, list(claim.seq), claim.address_id, cell], ensure_ascii=False)
         claims.setdefault(cell_of_key(claim.text, job.text_cells), []).append(line)
     for text_cell, lines in claims.items():
         work.write_lines(keys.text_claims(text_cell, cell), lines)
-    work.write_json(keys.samples(cell), _samples(context, (k.address for k in survivors)))
+    work.write_json(keys.samples(cell), _samples(run, (k.address for k in survivors)))
     return Tallied(tallies=Tallied.counts(tallies))
 
 
-def _samples(context: RunContext, kept: Iterable[PublishedAddress]) -> list[list[Any]]:
+def _samples(run: SyncRun, kept: Iterable[PublishedAddress]) -> list[list[Any]]:
     """Per order cell: how many rows this street cell keeps there, and a sample of their keys."""
-    job = context.job
+    job = run.job
     counts: Counter[Place] = Counter()
     found: dict[Place, list[Any]] = {}
     for address in kept:
@@ -66,13 +66,13 @@ def _samples(context: RunContext, kept: Iterable[PublishedAddress]) -> list[list
     return [[country, list(key), n, found.get((country, key), [])] for (country, key), n in counts.items()]
 
 
-def cut_large_cells(context: RunContext) -> None:
+def cut_large_cells(run: SyncRun) -> None:
     """Cut every order cell too large for one sort task at quantiles of its sampled keys."""
-    job = context.job
+    job = run.job
     counts: Counter[Place] = Counter()
     sampled: dict[Place, list[Any]] = {}
     for cell in range(job.street_cells):
-        for country, key, count, found in context.work.read_json(keys.samples(cell)):
+        for country, key, count, found in run.work.read_json(keys.samples(cell)):
             place = (country, (key[0], key[1]))
             counts[place] += count
             sampled.setdefault(place, []).extend(tupled(k) for k in found)
@@ -81,17 +81,17 @@ def cut_large_cells(context: RunContext) -> None:
         for (country, key), count in sorted(counts.items())
         if (found := splitters(sampled[(country, key)], count, job.part_rows))
     ]
-    context.work.write_json(keys.SPLITTERS, cuts)
+    run.work.write_json(keys.SPLITTERS, cuts)
 
 
-def cuts(context: RunContext) -> dict[Place, list[Any]]:
+def cuts(run: SyncRun) -> dict[Place, list[Any]]:
     def read() -> dict[Place, list[Any]]:
         return {
             (country, (key[0], key[1])): [tupled(cut) for cut in found]
-            for country, key, found in context.work.read_json(keys.SPLITTERS)
+            for country, key, found in run.work.read_json(keys.SPLITTERS)
         }
 
-    return context.memo("splitters", read)
+    return run.memo("splitters", read)
 
 
 STAGE = Stage("dedupe", CellItem, Tallied, plan, dedupe_cell, cut_large_cells)

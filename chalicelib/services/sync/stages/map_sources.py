@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 
-from chalicelib.services.sync.admission import Tallies
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.dedupe import street_key
-from chalicelib.services.sync.enrich import SourceContext
+from chalicelib.services.sync.enrich import SourceFacts
 from chalicelib.services.sync.job import MAP_BUFFER, Runner, runner_for
 from chalicelib.services.sync.reading import read_rows
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cell_of_key
 from chalicelib.services.sync.stages.base import Stage, StageItem, Tallied
 from chalicelib.services.sync.stages.bounds import boundaries
+from chalicelib.services.sync.survival import Tallies
 from chalicelib.services.sync.task_files import Partitioned, row_line
 
 
@@ -25,21 +25,21 @@ class MapItem(StageItem):
         return str(self.rank)
 
 
-def plan(context: RunContext) -> list[MapItem]:
+def plan(run: SyncRun) -> list[MapItem]:
     return [
         MapItem(rank=rank, runner=runner_for(sum(e.records for e in group.entries)))
-        for rank, group in enumerate(context.groups())
+        for rank, group in enumerate(run.groups())
     ]
 
 
-def map_source(context: RunContext, item: MapItem) -> Tallied:
-    job, config = context.job, context.config
-    group = context.groups()[item.rank]
-    root = context.sources().local([name for entry in group.entries for name in entry.files])
-    source = SourceContext(group.family, group.primary, config.source(group.family), boundaries(context))
+def map_source(run: SyncRun, item: MapItem) -> Tallied:
+    job, config = run.job, run.config
+    group = run.groups()[item.rank]
+    root = run.sources().local([name for entry in group.entries for name in entry.files])
+    source = SourceFacts(group.family, group.primary, config.source(group.family), boundaries(run))
     tallies = Tallies()
     tally = tallies.tally(group.family, group.country)
-    out = Partitioned(context.work, item.rank, MAP_BUFFER)
+    out = Partitioned(run.work, item.rank, MAP_BUFFER)
     for row in read_rows(group, item.rank, root, config, source, tally):
         cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
         out.add("rows", cell, row_line(row))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.stages.base import CellItem, Stage, TaskResult
 
 
@@ -13,12 +13,12 @@ class ObjectsResult(TaskResult):
     repeats: int
 
 
-def plan(context: RunContext) -> list[CellItem]:
-    return [CellItem(cell=c) for c in range(context.job.object_cells)]
+def plan(run: SyncRun) -> list[CellItem]:
+    return [CellItem(cell=c) for c in range(run.job.object_cells)]
 
 
-def claim_objects(context: RunContext, item: CellItem) -> ObjectsResult:
-    work, cell = context.work, item.cell
+def claim_objects(run: SyncRun, item: CellItem) -> ObjectsResult:
+    work, cell = run.work, item.cell
     first: dict[str, tuple[tuple[int, int], int]] = {}
     losers: dict[int, list[list[int]]] = {}
     for key in work.keys(keys.mapped_prefix("objects", cell)):

@@ -20,10 +20,10 @@ from chalicelib.domain.location_index import Location, merge_locations, place_ge
 from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SegmentRow, min_share
 from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.generations import Lineage, lineages
 from chalicelib.services.sync.job import Runner, runner_for
 from chalicelib.services.sync.publication import published_snapshot, still_kept
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import Shard, SortedCell, cell_starts, shards_of
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.sort import STAGE as SORT
@@ -66,7 +66,7 @@ class CountryPlan(TaskResult):
     def writing(self) -> Generation:
         return Generation(Epoch(self.epoch, self.buckets), Segment.decoded(self.segments[-1]).generation)
 
-    def published(self, context: RunContext) -> PublishedSnapshot:
+    def published(self, run: SyncRun) -> PublishedSnapshot:
         return published_snapshot(
             self.country,
             self.snapshot_id,
@@ -74,9 +74,9 @@ class CountryPlan(TaskResult):
             sources=self.sources,
             per_region_code=self.regions,
             locations=self.locations,
-            config=context.config,
+            config=run.config,
             published_at=self.published_at,
-            layout_for=context.layout_for,
+            layout_for=run.layout_for,
             placement=self.placement,
             content=self.content,
             catalog_shards=self.catalog_shards,
@@ -93,24 +93,24 @@ class Planned(TaskResult):
     shards: list[Shard] = Field(default_factory=list)
 
 
-def plan(context: RunContext) -> list[PlanItem]:
+def plan(run: SyncRun) -> list[PlanItem]:
     rows: Counter[str] = Counter()
-    for part in context.results(SORT.name, SortedPart):
+    for part in run.results(SORT.name, SortedPart):
         rows[part.country] += part.count
-    return [PlanItem(country=c, runner=runner_for(rows[c])) for c in context.job.countries]
+    return [PlanItem(country=c, runner=runner_for(rows[c])) for c in run.job.countries]
 
 
-def plan_country(context: RunContext, item: PlanItem) -> Planned:
+def plan_country(run: SyncRun, item: PlanItem) -> Planned:
     """The pool's items are left to the write shards; the catalog is written here."""
     country = item.country
-    parts = sorted_parts(context, country)
+    parts = sorted_parts(run, country)
     if not parts:
         return Planned(country=country, empty=True)
-    country_plan = _content(context, country, parts)
-    live = _locations(context, parts, keys.locations, [p.count for p in parts], 0)
+    country_plan = _content(run, country, parts)
+    live = _locations(run, parts, keys.locations, [p.count for p in parts], 0)
     country_plan.locations = len(live)
-    active = context.catalog.active_snapshot(country)
-    kept = _kept_with(context, country, country_plan.content)
+    active = run.catalog.active_snapshot(country)
+    kept = _kept_with(run, country, country_plan.content)
     planned = Planned(country=country)
     if active and active.content == country_plan.content:
         _place_as(country_plan, active)
@@ -118,41 +118,41 @@ def plan_country(context: RunContext, item: PlanItem) -> Planned:
         _place_as(country_plan, kept)
         planned.again = True
     else:
-        planned = _place_new(context, country_plan, parts, live)
-    context.work.write_json(keys.plan(country), country_plan.model_dump(mode="json"))
+        planned = _place_new(run, country_plan, parts, live)
+    run.work.write_json(keys.plan(country), country_plan.model_dump(mode="json"))
     return planned
 
 
-def _kept_with(context: RunContext, country: str, content: str) -> PublishedSnapshot | None:
+def _kept_with(run: SyncRun, country: str, content: str) -> PublishedSnapshot | None:
     """The latest kept snapshot (published, or retired within the retention) of this content."""
-    now = context.clock.now()
+    now = run.clock.now()
     found = [
         r.published
-        for r in context.catalog.snapshot_records(country)
-        if r.published and r.published.content == content and still_kept(r, context.retention, now)
+        for r in run.catalog.snapshot_records(country)
+        if r.published and r.published.content == content and still_kept(r, run.retention, now)
     ]
     return max(found, key=lambda s: s.published_at, default=None)
 
 
-def _claim(context: RunContext, country_plan: CountryPlan, lineage: Lineage) -> str:
+def _claim(run: SyncRun, country_plan: CountryPlan, lineage: Lineage) -> str:
     """The id a new generation publishes its content under, claimed before anything is written:
     the first id of the content's chain (digests.next_snapshot_id) whose record no other sync
     holds, written `writing` by one conditional put. A content whose snapshot expired, or that
     another sync is writing, takes the next: an id never names two placements, so a pin on an
     expired id never answers with other addresses and two syncs never share a catalog."""
-    shards = context.layout_for(sum(country_plan.strata), country_plan.locations).shards
+    shards = run.layout_for(sum(country_plan.strata), country_plan.locations).shards
     details = {
         "layout": [lineage.buckets, shards],
         "startedAt": country_plan.published_at,
         "epoch": lineage.epoch,
     }
     candidate = country_plan.content
-    while not context.catalog.claim_snapshot(lineage.country, candidate, lineage.generation, details):
+    while not run.catalog.claim_snapshot(lineage.country, candidate, lineage.generation, details):
         candidate = next_snapshot_id(candidate)
     return candidate
 
 
-def _content(context: RunContext, country: str, parts: list[SortedPart]) -> CountryPlan:
+def _content(run: SyncRun, country: str, parts: list[SortedPart]) -> CountryPlan:
     strata = [0, 0, 0, 0]
     per_region: Counter[str] = Counter()
     sources: set[str] = set()
@@ -171,7 +171,7 @@ def _content(context: RunContext, country: str, parts: list[SortedPart]) -> Coun
         sources=sorted(sources),
         regions=dict(per_region),
         locations=0,
-        published_at=context.clock.now().isoformat(),
+        published_at=run.clock.now().isoformat(),
         incomplete=dict(incomplete.most_common()),
     )
 
@@ -190,15 +190,15 @@ def _place(country_plan: CountryPlan, place: Placement) -> None:
 
 
 def _place_new(
-    context: RunContext, country_plan: CountryPlan, parts: list[SortedPart], live: dict[str, Location]
+    run: SyncRun, country_plan: CountryPlan, parts: list[SortedPart], live: dict[str, Location]
 ) -> Planned:
     """A new generation: slots for its new rows, its catalog written (`live`: the content's
     locations, indexed over it alone), its write shards."""
-    country, catalog = country_plan.country, context.catalog
-    lineage = lineages(context)[country]
+    country, catalog = country_plan.country, run.catalog
+    lineage = lineages(run)[country]
     born_strata = [sum(p.born[s] for p in parts) for s in range(4)]
     born = sum(born_strata)
-    country_plan.snapshot_id = _claim(context, country_plan, lineage)
+    country_plan.snapshot_id = _claim(run, country_plan, lineage)
     start = catalog.allocate_slots(country, lineage.epoch, born)
     before: list[Segment] = []
     kept: dict[str, Location] = {}
@@ -214,34 +214,34 @@ def _place_new(
         lineage.generation, start, (born_strata[0], born_strata[1], born_strata[2], born_strata[3])
     )
     _place(country_plan, Placement(lineage.epoch, lineage.buckets, (*before, segment)))
-    new = _born_locations(context, parts, lineage, live, start)
+    new = _born_locations(run, parts, lineage, live, start)
     locations = list(place_generation(live, kept, new).values())
     country_plan.min_share = min_share(span for location in locations for span in location.spans)
-    published = country_plan.published(context)
+    published = country_plan.published(run)
     planned = Planned(country=country, appended=True, born=born)
     planned.catalog_items = catalog.put_locations(published.snapshot_id, published.layout, locations)
     planned.catalog_items += catalog.put_directories(
         published.snapshot_id, published.layout, build_directories(locations)
     )
     cells = [SortedCell(p.key, p.name, sum(p.born), tuple(p.offsets), p.part) for p in parts]
-    planned.shards = shards_of(cells, context.job.shard_rows, start)
+    planned.shards = shards_of(cells, run.job.shard_rows, start)
     return planned
 
 
 def _born_locations(
-    context: RunContext, parts: list[SortedPart], lineage: Lineage, live: dict[str, Location], start: int
+    run: SyncRun, parts: list[SortedPart], lineage: Lineage, live: dict[str, Location], start: int
 ) -> dict[str, Location]:
     """The new rows' locations at their slots from `start`. In a new epoch every row is new (the
     sort wrote no separate file): the content's own, as they are from slot 0."""
     if lineage.parent:
-        return _locations(context, parts, keys.born_locations, [sum(p.born) for p in parts], start)
+        return _locations(run, parts, keys.born_locations, [sum(p.born) for p in parts], start)
     if start == 0:
         return live
-    return _locations(context, parts, keys.locations, [p.count for p in parts], start)  # a rerun's
+    return _locations(run, parts, keys.locations, [p.count for p in parts], start)  # a rerun's
 
 
 def _locations(
-    context: RunContext,
+    run: SyncRun,
     parts: list[SortedPart],
     file: Callable[[str, str], str],
     counts: list[int],
@@ -251,23 +251,22 @@ def _locations(
     merged: dict[str, Location] = {}
     for part, start in zip(parts, cell_starts(counts, first), strict=True):
         found = [
-            location_from_doc(json.loads(line))
-            for line in context.work.read_lines(file(part.country, part.name))
+            location_from_doc(json.loads(line)) for line in run.work.read_lines(file(part.country, part.name))
         ]
         merge_locations(merged, shift_locations(found, start))
     return merged
 
 
-def country_plan(context: RunContext, country: str) -> CountryPlan:
-    return CountryPlan.model_validate(context.work.read_json(keys.plan(country)))
+def country_plan(run: SyncRun, country: str) -> CountryPlan:
+    return CountryPlan.model_validate(run.work.read_json(keys.plan(country)))
 
 
-def planned(context: RunContext, country: str) -> Planned:
+def planned(run: SyncRun, country: str) -> Planned:
     """The country's plan; an empty one when its plan task failed (nothing of it is written)."""
     done = keys.done(STAGE.name, country)
-    if not context.work.exists(done):
+    if not run.work.exists(done):
         return Planned(country=country, empty=True)
-    return Planned.model_validate(context.work.read_json(done))
+    return Planned.model_validate(run.work.read_json(done))
 
 
 STAGE = Stage("plan", PlanItem, Planned, plan, plan_country)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.admission import Tallies
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.publication import publish_snapshot, still_kept, sweep
 from chalicelib.services.sync.report import CountryOutcome, SyncReport
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.stages.base import CountryItem, Stage, Tallied, TaskResult
 from chalicelib.services.sync.stages.index import indexed, items_of
 from chalicelib.services.sync.stages.plan import CountryPlan, Planned, country_plan, planned
 from chalicelib.services.sync.stages.route import compared_rows
 from chalicelib.services.sync.stages.write import written
+from chalicelib.services.sync.survival import Tallies
 
 TALLIED_STAGES = ("map", "dedupe", "route")  # the stages whose results carry rows' tallies
 
@@ -22,26 +22,26 @@ class Outcome(TaskResult):
     outcome: CountryOutcome
 
 
-def plan(context: RunContext) -> list[CountryItem]:
-    return [CountryItem(country=c) for c in context.job.countries]
+def plan(run: SyncRun) -> list[CountryItem]:
+    return [CountryItem(country=c) for c in run.job.countries]
 
 
-def publish_country(context: RunContext, item: CountryItem) -> Outcome:
-    return Outcome(outcome=_publish(context, item.country))
+def publish_country(run: SyncRun, item: CountryItem) -> Outcome:
+    return Outcome(outcome=_publish(run, item.country))
 
 
-def _publish(context: RunContext, country: str) -> CountryOutcome:
-    shards = planned(context, country)
+def _publish(run: SyncRun, country: str) -> CountryOutcome:
+    shards = planned(run, country)
     if shards.empty:
         return CountryOutcome(country, "empty")
-    plan_of = country_plan(context, country)
-    published = plan_of.published(context)
+    plan_of = country_plan(run, country)
+    published = plan_of.published(run)
     outcome = CountryOutcome.published(
         published.snapshot_id, published, country, plan_of.incomplete, plan_of.locations
     )
-    pool_items = sum(w.written for w in written(context, country))
-    index_parts = indexed(context, country)
-    compared = compared_rows(context, country)
+    pool_items = sum(w.written for w in written(run, country))
+    index_parts = indexed(run, country)
+    compared = compared_rows(run, country)
     outcome.items_written = pool_items + sum(i.indexed for i in index_parts) + shards.catalog_items
     if shards.appended:  # a new generation: its ledger and removals count too
         outcome.items_written += compared.items_written
@@ -51,29 +51,29 @@ def _publish(context: RunContext, country: str) -> CountryOutcome:
     try:
         if pool_items != 2 * shards.born:
             raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
-        if len(index_parts) != len(items_of(context, country)):
+        if len(index_parts) != len(items_of(run, country)):
             raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
-        active = context.catalog.active_snapshot(country)
+        active = run.catalog.active_snapshot(country)
         if not (active and active.snapshot_id == published.snapshot_id):
-            _still_there(context, plan_of, shards)
-        outcome.status = publish_snapshot(context.catalog, published, active, context.clock)
+            _still_there(run, plan_of, shards)
+        outcome.status = publish_snapshot(run.catalog, published, active, run.clock)
         outcome.items_deleted = sweep(
-            country, published.snapshot_id, context.pool, context.catalog, context.clock, context.retention
+            country, published.snapshot_id, run.pool, run.catalog, run.clock, run.retention
         )
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
     return outcome
 
 
-def _still_there(context: RunContext, plan_of: CountryPlan, shards: Planned) -> None:
+def _still_there(run: SyncRun, plan_of: CountryPlan, shards: Planned) -> None:
     """What the run is about to point the country at must still be there: a new generation's own
     claim and epoch (a run away longer than a stale write may find both swept by another sync,
     which it then must not publish into; an epoch it began is deleted with it), or the kept
     snapshot it publishes again (its retention may have run out meanwhile)."""
-    catalog, country, snapshot_id = context.catalog, plan_of.country, plan_of.snapshot_id
+    catalog, country, snapshot_id = run.catalog, plan_of.country, plan_of.snapshot_id
     record = catalog.snapshot_record(country, snapshot_id)
     if shards.again:
-        if record is None or not still_kept(record, context.retention, context.clock.now()):
+        if record is None or not still_kept(record, run.retention, run.clock.now()):
             raise PublishConflict(
                 f"{country}: snapshot {snapshot_id} expired before it could be published again"
             )
@@ -83,42 +83,42 @@ def _still_there(context: RunContext, plan_of: CountryPlan, shards: Planned) -> 
     if ours and writing.epoch.name in catalog.list_epochs(country):
         return
     if writing.epoch.name == writing.tag and writing.epoch.name not in catalog.list_epochs(country):
-        context.pool.delete_epoch(writing.epoch)  # begun by this run, forgotten by a sweep
+        run.pool.delete_epoch(writing.epoch)  # begun by this run, forgotten by a sweep
     raise PublishConflict(f"{country}: snapshot {snapshot_id} was swept while this sync was away")
 
 
-def record_failure(context: RunContext, country: str, error: str) -> None:
+def record_failure(run: SyncRun, country: str, error: str) -> None:
     """A country whose writes failed: reported `failed`, never published (its pointer never moves)."""
     failed = Outcome(outcome=CountryOutcome(country, "failed", error=error))
-    context.work.write_json(keys.outcome(country), failed.model_dump(mode="json"))
+    run.work.write_json(keys.outcome(country), failed.model_dump(mode="json"))
 
 
-def report(context: RunContext) -> SyncReport:
+def report(run: SyncRun) -> SyncReport:
     """The report as the stages so far tell it (the finished one once the sync has finished)."""
-    job = context.job
+    job = run.job
     found = SyncReport(
         started_at=job.started_at,
-        configuration_errors=list(context.config.issues),
+        configuration_errors=list(run.config.issues),
         fingerprint=job.fingerprint,
         planned=list(job.countries),
     )
     tallies = Tallies()
     for stage in TALLIED_STAGES:
-        for part in context.results(stage, Tallied):
+        for part in run.results(stage, Tallied):
             tallies.add(part.as_tallies())
     found.sources.update(tallies.sources)
-    for done in context.results(STAGE.name, Outcome):
+    for done in run.results(STAGE.name, Outcome):
         found.countries[done.outcome.country] = done.outcome
-    if context.work.exists(keys.FINISHED):
-        found.finished_at = context.work.read_json(keys.FINISHED)["finishedAt"]
+    if run.work.exists(keys.FINISHED):
+        found.finished_at = run.work.read_json(keys.FINISHED)["finishedAt"]
     return found
 
 
-def record_report(context: RunContext) -> None:
-    finished = report(context)
-    finished.finished_at = context.clock.now().isoformat()
-    context.catalog.save_sync_report(finished.as_dict())
-    context.work.write_json(keys.FINISHED, {"finishedAt": finished.finished_at})
+def record_report(run: SyncRun) -> None:
+    finished = report(run)
+    finished.finished_at = run.clock.now().isoformat()
+    run.catalog.save_sync_report(finished.as_dict())
+    run.work.write_json(keys.FINISHED, {"finishedAt": finished.finished_at})
 
 
 STAGE = Stage("publish", CountryItem, Outcome, plan, publish_country, record_report)

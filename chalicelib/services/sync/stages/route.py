@@ -17,13 +17,13 @@ from chalicelib.domain.codecs import address_to_doc
 from chalicelib.domain.epochs import LedgerEntry, buckets_of_cell, ledger_buckets
 from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.admission import Tallies, leave
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.dedupe import MergeReason, street_key
 from chalicelib.services.sync.generations import Comparison, Lineage, compare, lineages, record_lineages
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import order_cell_name, part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
+from chalicelib.services.sync.survival import Tallies, leave
 from chalicelib.services.sync.task_files import row_of
 
 Part = tuple[str, CellKey, int]  # (country, order cell, part)
@@ -50,17 +50,17 @@ class Routed(Tallied):
     compared: dict[str, Compared] = Field(default_factory=dict)  # per country
 
 
-def plan(context: RunContext) -> list[CellItem]:
+def plan(run: SyncRun) -> list[CellItem]:
     rows: Counter[str] = Counter()
-    for cell in range(context.job.street_cells):
-        for country, _, count, _ in context.work.read_json(keys.samples(cell)):
+    for cell in range(run.job.street_cells):
+        for country, _, count, _ in run.work.read_json(keys.samples(cell)):
             rows[country] += count
-    record_lineages(context, dict(rows))
-    return [CellItem(cell=c) for c in range(context.job.street_cells)]
+    record_lineages(run, dict(rows))
+    return [CellItem(cell=c) for c in range(run.job.street_cells)]
 
 
-def route_cell(context: RunContext, item: CellItem) -> Routed:
-    work, job, cell, split = context.work, context.job, item.cell, cuts(context)
+def route_cell(run: SyncRun, item: CellItem) -> Routed:
+    work, job, cell, split = run.work, run.job, item.cell, cuts(run)
     losers = {(s[0], s[1]) for key in work.keys(keys.same_text_prefix(cell)) for s in work.read_json(key)}
     tallies = Tallies()
     routed: dict[Part, list[PublishedAddress]] = {}
@@ -77,17 +77,17 @@ def route_cell(context: RunContext, item: CellItem) -> Routed:
         lines = (json.dumps(address_to_doc(a), ensure_ascii=False) for a in addresses)
         work.write_lines(keys.order(country, order_cell_name(key, part), cell), lines)
     compared = {
-        country: _compare(context, lineage, cell, {p: a for p, a in routed.items() if p[0] == country})
-        for country, lineage in lineages(context).items()
+        country: _compare(run, lineage, cell, {p: a for p, a in routed.items() if p[0] == country})
+        for country, lineage in lineages(run).items()
     }
     return Routed(tallies=Tallied.counts(tallies), cells=sorted(routed), compared=compared)
 
 
 def _compare(
-    context: RunContext, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
+    run: SyncRun, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
 ) -> Compared:
     """Compare the cell's rows of one country with the parent's; record and name what changed."""
-    pool, cells = context.pool, context.job.street_cells
+    pool, cells = run.pool, run.job.street_cells
     buckets = ledger_buckets(lineage.buckets)
     epoch = lineage.writing.epoch
     pages = (
@@ -97,15 +97,15 @@ def _compare(
     )
     rows = [(a, _street(a)) for addresses in parts.values() for a in addresses]
     found = compare(lineage, rows, pages, frozenset(lineage.parent_generations), cell, cells)
-    written = _record(context, lineage, found, buckets, cell)
+    written = _record(run, lineage, found, buckets, cell)
     if lineage.parent:
         for (country, key, part), addresses in parts.items():
             born = [a.id for a in addresses if a.id in found.born_ids]
-            context.work.write_lines(keys.born(country, order_cell_name(key, part), cell), born)
+            run.work.write_lines(keys.born(country, order_cell_name(key, part), cell), born)
     return Compared(found.kept, len(found.born), len(found.removed), written)
 
 
-def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: int, cell: int) -> int:
+def _record(run: SyncRun, lineage: Lineage, found: Comparison, buckets: int, cell: int) -> int:
     """The ledger pages of what changed, by bucket; the removed addresses' items tagged."""
     by_bucket: dict[int, tuple[list[LedgerEntry], list[LedgerEntry]]] = {}
     for entry in found.born:
@@ -113,9 +113,9 @@ def _record(context: RunContext, lineage: Lineage, found: Comparison, buckets: i
     for entry in found.removed:
         by_bucket.setdefault(entry.street % buckets, ([], []))[1].append(entry)
     writing = lineage.writing
-    pool = context.pool
+    pool = run.pool
     written = sum(pool.put_ledger(writing, b, cell, born, gone) for b, (born, gone) in by_bucket.items())
-    return written + (context.pool.mark_removed(writing, found.removed) if found.removed else 0)
+    return written + (run.pool.mark_removed(writing, found.removed) if found.removed else 0)
 
 
 def _street(address: PublishedAddress) -> int:
@@ -123,10 +123,10 @@ def _street(address: PublishedAddress) -> int:
     return zlib.crc32("|".join(street_key(address)).encode())
 
 
-def compared_rows(context: RunContext, country: str) -> Compared:
+def compared_rows(run: SyncRun, country: str) -> Compared:
     """The country's rows kept, new and removed, and the ledger items written, over every cell."""
     return sum(
-        (routed.compared.get(country, NOTHING_COMPARED) for routed in context.results(STAGE.name, Routed)),
+        (routed.compared.get(country, NOTHING_COMPARED) for routed in run.results(STAGE.name, Routed)),
         NOTHING_COMPARED,
     )
 

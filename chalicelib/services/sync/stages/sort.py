@@ -13,8 +13,8 @@ from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.location_index import LocationIndex
 from chalicelib.domain.ordering import stratum_of
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.generations import lineages
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import order_cell_name
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.route import STAGE as ROUTE
@@ -49,20 +49,20 @@ class SortedPart(TaskResult):
     sources: list[str]
 
 
-def plan(context: RunContext) -> list[SortItem]:
-    cells = sorted({cell for routed in context.results(ROUTE.name, Routed) for cell in routed.cells})
+def plan(run: SyncRun) -> list[SortItem]:
+    cells = sorted({cell for routed in run.results(ROUTE.name, Routed) for cell in routed.cells})
     return [SortItem(country=country, key=key, part=part) for country, key, part in cells]
 
 
-def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
-    work, country, name = context.work, item.country, item.cell
+def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
+    work, country, name = run.work, item.country, item.cell
     inputs = work.keys(keys.order_prefix(country, name))
     digest, index, born_index, stats = CellDigest(), LocationIndex(), LocationIndex(), CellStats()
-    born = _born(context, country, name)
+    born = _born(run, country, name)
     born_strata = [0, 0, 0, 0]
 
     def lines() -> Iterator[str]:
-        for address in sorted_addresses(work, inputs, context.job.sort_chunk):
+        for address in sorted_addresses(work, inputs, run.job.sort_chunk):
             digest.add(address)
             index.add(address)
             stats.add(address)
@@ -72,7 +72,7 @@ def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
                 born_strata[stratum_of(address)] += 1
                 yield json.dumps(address_to_doc(address), ensure_ascii=False)
 
-    offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=context.job.shard_rows)
+    offsets = work.write_lines(keys.sorted_part(country, name), lines(), every=run.job.shard_rows)
     written = [(keys.locations, index)] + ([(keys.born_locations, born_index)] if born is not None else [])
     for key, found in written:
         docs = (json.dumps(location_to_doc(loc), ensure_ascii=False) for loc in found.locations.values())
@@ -92,17 +92,17 @@ def sort_cell(context: RunContext, item: SortItem) -> SortedPart:
     )
 
 
-def _born(context: RunContext, country: str, name: str) -> set[str] | None:
+def _born(run: SyncRun, country: str, name: str) -> set[str] | None:
     """The ids of the part's rows new to the epoch; None when all are (a new epoch)."""
-    if not lineages(context)[country].parent:
+    if not lineages(run)[country].parent:
         return None
-    work = context.work
+    work = run.work
     return {line for key in work.keys(keys.born_prefix(country, name)) for line in work.read_lines(key)}
 
 
-def sorted_parts(context: RunContext, country: str) -> list[SortedPart]:
+def sorted_parts(run: SyncRun, country: str) -> list[SortedPart]:
     """A country's sorted parts in snapshot order."""
-    found = context.results(STAGE.name, SortedPart, f"{country}-")
+    found = run.results(STAGE.name, SortedPart, f"{country}-")
     return sorted(found, key=lambda p: (p.key, p.part))
 
 

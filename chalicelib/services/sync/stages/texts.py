@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.dedupe import TextClaim, same_text_losers
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.stages.base import CellItem, Stage, TaskResult
 
 
@@ -15,12 +15,12 @@ class TextsResult(TaskResult):
     losers: int
 
 
-def plan(context: RunContext) -> list[CellItem]:
-    return [CellItem(cell=c) for c in range(context.job.text_cells)]
+def plan(run: SyncRun) -> list[CellItem]:
+    return [CellItem(cell=c) for c in range(run.job.text_cells)]
 
 
-def claim_texts(context: RunContext, item: CellItem) -> TextsResult:
-    work, cell = context.work, item.cell
+def claim_texts(run: SyncRun, item: CellItem) -> TextsResult:
+    work, cell = run.work, item.cell
     claims, home = [], {}
     for key in work.keys(keys.text_claims_prefix(cell)):
         for line in work.read_lines(key):

@@ -8,8 +8,8 @@ import json
 from chalicelib.domain.codecs import address_from_doc
 from chalicelib.domain.text_search import postings
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.context import RunContext
 from chalicelib.services.sync.job import index_partitions, partition_of
+from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import Shard
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.stages.plan import country_plan, planned
@@ -28,37 +28,37 @@ class Written(TaskResult):
     written: int
 
 
-def plan(context: RunContext) -> list[WriteItem]:
+def plan(run: SyncRun) -> list[WriteItem]:
     return [
         WriteItem(country=country, shard=shard)
-        for country in context.job.countries
-        for shard in planned(context, country).shards
+        for country in run.job.countries
+        for shard in planned(run, country).shards
     ]
 
 
-def write_shard(context: RunContext, item: WriteItem) -> Written:
+def write_shard(run: SyncRun, item: WriteItem) -> Written:
     country, shard = item.country, item.shard
-    plan_of = country_plan(context, country)
+    plan_of = country_plan(run, country)
     addresses = [
         address_from_doc(json.loads(line))
-        for line in context.work.read_lines(keys.sorted_part(country, shard.cell), shard.start, shard.end)
+        for line in run.work.read_lines(keys.sorted_part(country, shard.cell), shard.start, shard.end)
     ]
     if len(addresses) != shard.rows:
         raise ValueError(f"shard of {shard.cell} read {len(addresses)} rows, planned {shard.rows}")
     placed = list(enumerate(addresses, start=shard.first_ordinal))
-    written = context.pool.put_addresses(plan_of.writing, placed)
+    written = run.pool.put_addresses(plan_of.writing, placed)
     partitions = index_partitions(sum(plan_of.strata))
     by_partition: dict[int, list[str]] = {}
     for token, ordinals in postings(placed).items():
         line = f"{token}\t{','.join(map(str, ordinals))}"
         by_partition.setdefault(partition_of(token, partitions), []).append(line)
     for partition, lines in by_partition.items():
-        context.work.write_lines(keys.postings(country, partition, shard.first_ordinal), lines)
+        run.work.write_lines(keys.postings(country, partition, shard.first_ordinal), lines)
     return Written(country=country, written=written)
 
 
-def written(context: RunContext, country: str) -> list[Written]:
-    return context.results(STAGE.name, Written, f"{country}-")
+def written(run: SyncRun, country: str) -> list[Written]:
+    return run.results(STAGE.name, Written, f"{country}-")
 
 
 STAGE = Stage("write", WriteItem, Written, plan, write_shard)

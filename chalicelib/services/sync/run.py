@@ -1,4 +1,4 @@
-"""A run's context: its job, manifest and sizes, the tables and stores it writes, the results its
+"""A sync run: its job, manifest and sizes, the tables and stores it writes, the results its
 tasks recorded. Every stage's task takes one; each worker process builds its own."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ T = TypeVar("T")
 
 
 @dataclass
-class RunContext:
+class SyncRun:
     work: WorkStore
     config: PoolConfig
     pool: PoolWriter

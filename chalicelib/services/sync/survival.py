@@ -44,8 +44,9 @@ class Tallies:
             tally.removed_fields.update(part.removed_fields)
 
 
-class Admission:
-    """`is_repeat_object(row)`: whether an earlier row already read the row's OSM object."""
+class Survival:
+    """Which offered rows survive into the pool (the dedupe's two rounds), each decision tallied.
+    `is_repeat_object(row)`: whether an earlier row already read the row's OSM object."""
 
     def __init__(
         self, supersedes: dict[str, frozenset[str]], tallies: Tallies, is_repeat_object: Callable[[Row], bool]
@@ -60,7 +61,7 @@ class Admission:
         if row.osm_object is not None and self._is_repeat_object(row):
             tally.dropped[MergeReason.SAME_OSM_OBJECT.value] += 1
             return
-        decision = self._dedupe.admit(
+        decision = self._dedupe.offer(
             row.address, row.family, seq=row.seq, precision_meters=row.precision_meters
         )
         if decision.reason is not None and decision.replaces is None:
