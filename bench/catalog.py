@@ -38,7 +38,7 @@ from chalicelib.domain.locations import LocationType
 from chalicelib.domain.published import Layout, PublishedSnapshot
 from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.generation.catalog_cache import CachedCatalog
-from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.serving import ActiveSnapshots
 
 RUNS = 200
 DEFAULT_COUNTRIES = ["US"]
@@ -50,7 +50,7 @@ def main(countries: list[str], runs: int = RUNS, scales: tuple[int, ...] = SCALE
         wired = bench_dependencies(engine, snapshot_cache_seconds=300, cursor_secret="b" * 32)
         sync_samples(wired, countries or DEFAULT_COUNTRIES)
         deps.use(wired)
-        country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
+        country = max(wired.stores.registry.active_snapshots().values(), key=lambda s: s.count)
         kind, size = _largest_directory(wired, country)
         client = Client(app)
         auth = bench_auth(wired, "read")
@@ -79,7 +79,7 @@ def main(countries: list[str], runs: int = RUNS, scales: tuple[int, ...] = SCALE
 def _scaling(wired: deps.Dependencies, counter: RequestCounter, scales: tuple[int, ...]) -> list[str]:
     """A whole directory as its size grows (synthetic entries, in benchmark-only tables): what a
     cold Lambda's first page reads, and what a new q costs once the directory is cached."""
-    store = wired.stores.catalog
+    store = wired.stores.registry
     layout = Layout(buckets=1, shards=64)
     kind = LocationType.POSTCODE
     lines = [
@@ -101,7 +101,7 @@ def _scaling(wired: deps.Dependencies, counter: RequestCounter, scales: tuple[in
 def _largest_directory(wired: deps.Dependencies, country: PublishedSnapshot) -> tuple[LocationType, int]:
     sizes = {
         kind: len(
-            wired.stores.catalog.get_directory(country.snapshot_id, country.layout, COUNTRY_SCOPE, kind)
+            wired.stores.registry.get_directory(country.snapshot_id, country.layout, COUNTRY_SCOPE, kind)
         )
         for kind in LocationType
     }
@@ -140,9 +140,9 @@ def _cold(wired: deps.Dependencies, action: Callable[[], object]) -> Callable[[]
         deps.use(
             replace(
                 wired,
-                snapshots=ActiveSnapshots(wired.stores.catalog, 300),
-                location_cache=CachedCatalog(wired.stores.catalog),
-                directories=CachedDirectories(wired.stores.catalog),
+                snapshots=ActiveSnapshots(wired.stores.registry, 300),
+                location_cache=CachedCatalog(wired.stores.registry),
+                directories=CachedDirectories(wired.stores.registry),
             )
         )
         try:
@@ -172,7 +172,7 @@ def _bare_get(
     runs: int,
 ) -> Timing:
     """One GetItem of the directory's first block, the floor of a cold page."""
-    store = wired.stores.catalog
+    store = wired.stores.registry
     key = store.directory_block_key(country.snapshot_id, country.layout, COUNTRY_SCOPE, kind, 0)
     return measure("GetItem", lambda: client.get_item(TableName=table, Key=key), runs)
 

@@ -204,7 +204,7 @@ def _an_address(wired: deps.Dependencies, token: str) -> tuple[str, dict[str, ob
             f"/api/v1/generate?country={COUNTRY}", headers={"Authorization": f"Bearer {token}"}
         )
     deps.use(None)
-    snapshot = wired.stores.catalog.active_snapshot(COUNTRY)
+    snapshot = wired.stores.registry.active_snapshot(COUNTRY)
     assert snapshot is not None
     key = wired.stores.pool.slot_key(snapshot.placement, 0)
     return str(json.loads(answer.body)["data"]["result"]["address"]["id"]), key

@@ -47,7 +47,7 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         wired = bench_dependencies(engine, snapshot_cache_seconds=300)
         sync_samples(wired, countries)
         deps.use(wired)
-        country = max(wired.stores.catalog.active_snapshots().values(), key=lambda s: s.count)
+        country = max(wired.stores.registry.active_snapshots().values(), key=lambda s: s.count)
         auth = bench_auth(wired, "generate")
         client = Client(app)
         seeds = itertools.count()

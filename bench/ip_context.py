@@ -25,7 +25,7 @@ from chalicelib.services.context.service import Caller, ContextPorts, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
-from tests.support.fakes import FakeCatalogStore, FakeSnapshots
+from tests.support.fakes import FakeRegistryStore, FakeSnapshots
 
 SAMPLE = 100_000
 RUNS = 20_000
@@ -45,7 +45,7 @@ print(json.dumps({{"import": t1 - t0, "open": t2 - t1, "first": t3 - t2}}))
 
 def main(sample: int = SAMPLE, runs: int = RUNS) -> list[str]:
     database = MmdbIpDatabase(str(IP_DATABASE))
-    sources = ContextPorts(database, FakeSnapshots(), CachedCatalog(FakeCatalogStore()))
+    sources = ContextPorts(database, FakeSnapshots(), CachedCatalog(FakeRegistryStore()))
     addresses = list(_public_ips(random.Random(7), runs))
     bare = maxminddb.open_database(str(IP_DATABASE / FILES[4]), maxminddb.MODE_MMAP_EXT)
     texts = iter([str(a) for a in addresses] * 3)

@@ -159,7 +159,7 @@ def _sync(wired: deps.Dependencies, manifest: Path) -> SyncReport:
 
 
 def _active_id(wired: deps.Dependencies, country: str) -> str:
-    active = wired.stores.catalog.active_snapshot(country)
+    active = wired.stores.registry.active_snapshot(country)
     assert active is not None
     return active.snapshot_id
 

@@ -69,7 +69,7 @@ def _index_size(client: Any, wired: deps.Dependencies) -> tuple[int, int]:
     """The text index's items and bytes (key and document), read back by its partitions."""
     items = size = 0
     paginator = client.get_paginator("query")
-    for snapshot in wired.stores.catalog.active_snapshots().values():
+    for snapshot in wired.stores.registry.active_snapshots().values():
         for bucket in range(snapshot.layout.buckets):
             pages = paginator.paginate(
                 TableName=wired.settings.pool_table,
@@ -96,7 +96,7 @@ def _index_lines(report: SyncReport, indexing: float, total: float, index: tuple
 def _sample_doc(wired: deps.Dependencies, report: SyncReport) -> str:
     """A real stored address document, so bare items weigh what the sync's do."""
     country = max(report.countries.values(), key=lambda o: o.addresses).country
-    active = wired.stores.catalog.active_snapshot(country)
+    active = wired.stores.registry.active_snapshot(country)
     assert active is not None
     address = wired.stores.pool.get_by_ordinal(active.placement, 0)
     assert address is not None

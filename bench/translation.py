@@ -87,7 +87,7 @@ def _import_ms(code: str) -> float:
 
 def _one_address_per_country(client: Client, auth: dict[str, str], wired: deps.Dependencies) -> list[str]:
     ids = []
-    for country in sorted(wired.stores.catalog.active_snapshots()):
+    for country in sorted(wired.stores.registry.active_snapshots()):
         response = client.http.get(
             f"/api/v1/generate?country={country}&residential=false&seed=b", headers=auth
         )
@@ -96,7 +96,7 @@ def _one_address_per_country(client: Client, auth: dict[str, str], wired: deps.D
 
 
 def _bare_get(client: Any, wired: deps.Dependencies, address_id: str, runs: int) -> Timing:
-    active = wired.stores.catalog.active_snapshot(address_id.split("-")[0].upper())
+    active = wired.stores.registry.active_snapshot(address_id.split("-")[0].upper())
     assert active is not None
     # one item of the same snapshot, read bare (a lookup by id is a Query over its versions)
     key = wired.stores.pool.slot_key(active.placement, 0)

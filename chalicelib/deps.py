@@ -27,7 +27,7 @@ from chalicelib.services.context.service import ContextPorts
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import GenerationPorts
 from chalicelib.services.reports import ReportPorts
-from chalicelib.services.snapshots import ActiveSnapshots, PinnedSnapshots
+from chalicelib.services.serving import ActiveSnapshots, PinnedSnapshots
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
 
@@ -66,7 +66,7 @@ class Dependencies:
         return Admission(self.tokens, self.stores.rate_limits, self.stores.tokens, self.clock)
 
     def report_ports(self) -> ReportPorts:
-        return ReportPorts(self.snapshots, self.pool_config, self.stores.catalog, self.clock)
+        return ReportPorts(self.snapshots, self.pool_config, self.stores.registry, self.clock)
 
     def token_admin(self) -> TokenAdmin:
         return TokenAdmin(self.stores.tokens, self.stores.rate_limits, self.tokens, self.clock)
@@ -79,7 +79,7 @@ class Dependencies:
         return self.stores.all()
 
     def sync_control(self) -> SyncControl:
-        return SyncControl(self.launcher(), self.stores.catalog, self.stores.audit, self.clock)
+        return SyncControl(self.launcher(), self.stores.registry, self.stores.audit, self.clock)
 
     def generation_ports(self) -> GenerationPorts:
         return GenerationPorts(
@@ -118,7 +118,7 @@ def build(
     location = settings.japan_post_database
     japan_post.locate_database(partial(_japan_post_copy, location) if location else None)
     clock = clock or SystemClock()
-    snapshots = ActiveSnapshots(stores.catalog, settings.snapshot_cache_seconds)
+    snapshots = ActiveSnapshots(stores.registry, settings.snapshot_cache_seconds)
     retention = timedelta(days=settings.snapshot_retention_days)
     return Dependencies(
         settings=settings,
@@ -126,9 +126,9 @@ def build(
         stores=stores,
         tokens=CachedTokens(stores.tokens, settings.token_cache_seconds),
         snapshots=snapshots,
-        pins=PinnedSnapshots(snapshots, stores.catalog, clock, retention, settings.snapshot_cache_seconds),
-        location_cache=CachedCatalog(stores.catalog),
-        directories=CachedDirectories(stores.catalog),
+        pins=PinnedSnapshots(snapshots, stores.registry, clock, retention, settings.snapshot_cache_seconds),
+        location_cache=CachedCatalog(stores.registry),
+        directories=CachedDirectories(stores.registry),
         cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         configured_pool=pool_config,

@@ -41,7 +41,7 @@ def sync_pipeline(d: Dependencies, work: WorkStore, config: PoolConfig | None = 
         work,
         config or d.pool_config,
         d.stores.pool,
-        d.stores.catalog,
+        d.stores.registry,
         d.clock,
         snapshot_layout,
         open_sources,

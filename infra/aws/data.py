@@ -118,7 +118,7 @@ def _schemas(stage: Stage) -> dict[str, TableSchema]:
         "tokens": stores.tokens.schema(),
         "rate_limits": stores.rate_limits.schema(),
         "pool": stores.pool.schema(),
-        "catalog": stores.catalog.schema(),
+        "catalog": stores.registry.schema(),
         "audit": stores.audit.schema(),
     }
 

@@ -93,7 +93,7 @@ def test_the_default_country_is_us(api: Api) -> None:
 
 def test_region_counts_add_up_to_the_country(api: Api, pool: deps.Dependencies) -> None:
     regions = search(api, country="CN", field="region", limit=200)["regions"]
-    cn = pool.stores.catalog.active_snapshot("CN")
+    cn = pool.stores.registry.active_snapshot("CN")
     assert cn is not None
     assert sum(r["availableCount"] for r in regions) == cn.count
 
@@ -215,7 +215,7 @@ def test_a_search_cities_field_inside_a_city_is_400(api: Api) -> None:
 def test_residential_counts_only_residential_records(api: Api, pool: deps.Dependencies) -> None:
     everything = search(api, country="LI", field="region")
     residential = search(api, country="LI", field="region", residential="true")
-    li = pool.stores.catalog.active_snapshot("LI")
+    li = pool.stores.registry.active_snapshot("LI")
     assert li is not None
     assert 0 < li.residential_count < li.count
     assert sum(r["availableCount"] for r in residential["regions"]) <= li.residential_count

@@ -50,7 +50,7 @@ def _ids(pages: list[dict[str, Any]]) -> list[str]:
 def test_every_address_comes_once_across_the_pages(api: Api, pool: deps.Dependencies) -> None:
     pages = _pages(api, country="LI", seed="s1", pageSize=97)
     ids = _ids(pages)
-    active = pool.stores.catalog.active_snapshot("LI")
+    active = pool.stores.registry.active_snapshot("LI")
     assert active is not None
     assert len(ids) == len(set(ids)) == pages[0]["total"] == active.count
     assert [p["page"] for p in pages] == list(range(1, pages[0]["pages"] + 1))

@@ -35,7 +35,7 @@ def _items(table: str) -> list[dict[str, Any]]:
 def _as_format_4(wired: deps.Dependencies, country: str) -> str:
     """Rewrite the country's one-generation snapshot as format 4 wrote it; its id."""
     db, settings = boto3.client("dynamodb"), wired.settings
-    active = wired.stores.catalog.active_snapshot(country)
+    active = wired.stores.registry.active_snapshot(country)
     assert active is not None
     assert len(active.placement.segments) == 1
     snapshot, epoch = active.snapshot_id, active.placement.epoch
@@ -88,7 +88,7 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     ]
     before = [get(path) for path in asked]
     snapshot = _as_format_4(dependencies, "PL")
-    assert dependencies.stores.catalog.list_epochs("PL") == {}
+    assert dependencies.stores.registry.list_epochs("PL") == {}
     deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))
 
     assert [get(path) for path in asked] == before  # the same addresses, read at format 4's keys
@@ -98,7 +98,7 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "published"
     assert report.countries["PL"].kept == 0  # never appended to: a new epoch holds everything
-    active = dependencies.stores.catalog.active_snapshot("PL")
+    active = dependencies.stores.registry.active_snapshot("PL")
     assert active is not None
     assert active.placement.epoch != snapshot
     assert get(f"/api/v1/addresses/{address_id}?snapshot={snapshot}")["snapshotId"] == snapshot
@@ -106,6 +106,6 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     clock.advance(31 * DAY)
     sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert not [i for i in _items(dependencies.settings.pool_table) if snapshot in i["pk"]["S"]]
-    record = dependencies.stores.catalog.snapshot_record("PL", snapshot)
+    record = dependencies.stores.registry.snapshot_record("PL", snapshot)
     assert record is not None
     assert record.state == "expired"

@@ -39,9 +39,9 @@ def api(pool: deps.Dependencies) -> Iterator[Api]:
 
 
 def _location_id(pool: deps.Dependencies, country: str, kind: LocationType, value: str) -> str:
-    active = pool.stores.catalog.active_snapshot(country)
+    active = pool.stores.registry.active_snapshot(country)
     assert active is not None
-    (found,) = pool.stores.catalog.find_location_ids(active.snapshot_id, active.layout, kind, value)
+    (found,) = pool.stores.registry.find_location_ids(active.snapshot_id, active.layout, kind, value)
     return found
 
 

@@ -69,7 +69,7 @@ def test_a_pinned_seed_draws_the_same_addresses_after_a_sync_changed_the_pool(
     clock.advance(DAY)
     report = _resync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), clock)
     assert report.countries["PL"].status == "published"
-    current = dependencies.stores.catalog.active_snapshot("PL")
+    current = dependencies.stores.registry.active_snapshot("PL")
     assert current is not None
     assert current.snapshot_id != pinned
 
@@ -97,7 +97,7 @@ def test_a_pinned_snapshot_expires_after_the_retention_and_its_items_are_swept(
     caller = Caller(client, dependencies, clock)
     stores = dependencies.stores
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
-    old = stores.catalog.active_snapshot("PL")
+    old = stores.registry.active_snapshot("PL")
     assert old is not None
     sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
 
@@ -118,11 +118,11 @@ def test_a_pinned_snapshot_expires_after_the_retention_and_its_items_are_swept(
     report = sync(dependencies, write_cut(tmp_path, WROCLAW, slice(10, None), "d"))
     assert report.countries["PL"].status == "published"
     assert report.countries["PL"].items_deleted > 0  # the expired snapshot's catalog
-    record = stores.catalog.snapshot_record("PL", old.snapshot_id)
+    record = stores.registry.snapshot_record("PL", old.snapshot_id)
     assert record is not None
     assert record.state == "expired"
     assert _batch(caller, old.snapshot_id).status_code == 410
-    current = stores.catalog.active_snapshot("PL")
+    current = stores.registry.active_snapshot("PL")
     assert current is not None
     assert current.placement.epoch != old.placement.epoch
     # the old epoch stays while snapshots sharing it are kept (the one Wrocław alone published,
@@ -132,7 +132,7 @@ def test_a_pinned_snapshot_expires_after_the_retention_and_its_items_are_swept(
     report = sync(dependencies, write_cut(tmp_path, WROCLAW, slice(10, None), "d"))
     assert report.countries["PL"].status == "unchanged"
     assert stores.pool.count_items(old.placement.in_epoch) == 0
-    assert stores.catalog.list_epochs("PL").keys() == {current.placement.epoch}
+    assert stores.registry.list_epochs("PL").keys() == {current.placement.epoch}
     assert _batch(caller).status_code == 200
 
 
@@ -147,7 +147,7 @@ def test_an_unknown_or_malformed_snapshot_is_a_clear_error(
     malformed = caller.get("/api/v1/generate?country=PL&snapshot=latest")
     assert malformed.status_code == 400
     assert error_of(malformed)["details"][0]["field"] == "snapshot"
-    active = dependencies.stores.catalog.active_snapshot("PL")
+    active = dependencies.stores.registry.active_snapshot("PL")
     assert active is not None
     elsewhere = caller.get(f"/api/v1/generate?country=NL&snapshot={active.snapshot_id}")
     assert elsewhere.status_code == 410  # a snapshot is a country's: PL's is not NL's
@@ -158,7 +158,7 @@ def test_a_pinned_seeded_answer_is_cacheable_and_revalidates_to_304(
 ) -> None:
     caller = Caller(client, dependencies, clock)
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
-    active = dependencies.stores.catalog.active_snapshot("PL")
+    active = dependencies.stores.registry.active_snapshot("PL")
     assert active is not None
     path = f"/api/v1/generate?country=PL&seed=etag&snapshot={active.snapshot_id}"
     answer = caller.get(path)
@@ -198,9 +198,9 @@ def test_a_content_back_after_its_snapshot_expired_takes_the_next_id_of_its_chai
     """Its addresses would sit in other slots, so a pin on the expired id must not come back to
     life with other draws for the same seed: the content takes the next id, and keeps it."""
     caller = Caller(client, dependencies, clock)
-    catalog = dependencies.stores.catalog
+    registry = dependencies.stores.registry
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
-    old = catalog.active_snapshot("PL")
+    old = registry.active_snapshot("PL")
     assert old is not None
     sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     clock.advance(31 * DAY)
@@ -209,7 +209,7 @@ def test_a_content_back_after_its_snapshot_expired_takes_the_next_id_of_its_chai
 
     report = _resync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"), clock)
     assert report.countries["PL"].status == "published"
-    back = catalog.active_snapshot("PL")
+    back = registry.active_snapshot("PL")
     assert back is not None
     assert back.snapshot_id == next_snapshot_id(old.snapshot_id)
     assert _batch(caller, old.snapshot_id).status_code == 410

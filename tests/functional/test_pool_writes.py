@@ -10,8 +10,8 @@ from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.errors import StorageUnavailable
 from chalicelib.storage.dynamodb._batches import Backoff, BatchWriter
 from chalicelib.storage.dynamodb._dynamo import bind
-from chalicelib.storage.dynamodb.catalog._table import CatalogItem
 from chalicelib.storage.dynamodb.pool import PoolStore
+from chalicelib.storage.dynamodb.registry._table import RegistryItem
 from tests.support.throttled_writes import throttled_item_by_item, throttled_writes
 
 GENERATION = Generation(Epoch("E1", 4), "E1")
@@ -24,10 +24,10 @@ def _pool(dependencies: deps.Dependencies, pauses: list[float], writers: int = 8
     return PoolStore(settings.table(settings.pool_table), writers=writers, sleep=pauses.append)
 
 
-def _catalog_model(dependencies: deps.Dependencies) -> type[CatalogItem]:
+def _catalog_model(dependencies: deps.Dependencies) -> type[RegistryItem]:
     """The catalog's item model bound afresh: its client, made from now on, sees the fault."""
     settings = dependencies.settings
-    return bind(CatalogItem, settings.table(settings.catalog_table))
+    return bind(RegistryItem, settings.table(settings.catalog_table))
 
 
 def test_items_throttled_one_by_one_are_all_written_each_resend_after_a_short_pause(

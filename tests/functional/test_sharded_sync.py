@@ -52,20 +52,20 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
     target = SyncTarget(manifest=manifest, root=SOURCES)
     expected_report = SyncReport(started_at="")
     collected = collect(target, dependencies.pool_config, set(sharded.planned), expected_report)
-    pool, catalog = dependencies.stores.pool, dependencies.stores.catalog
+    pool, registry = dependencies.stores.pool, dependencies.stores.registry
     for country, addresses in collected.items():
         if country not in sharded.planned:
             continue
         snapshot = build_snapshot(country, addresses)
         outcome = sharded.countries[country]
         assert (outcome.status, outcome.snapshot_id) == ("published", snapshot.id), country
-        active = catalog.active_snapshot(country)
+        active = registry.active_snapshot(country)
         assert active is not None
         assert active.strata == snapshot.strata
         served = pool.get_many_by_ordinal(active.placement, range(active.count))
         assert [served[i] for i in range(active.count)] == snapshot.addresses, country
         for location in snapshot.locations.values():
-            assert catalog.get_location(active.snapshot_id, active.layout, location.id) == location
+            assert registry.get_location(active.snapshot_id, active.layout, location.id) == location
     assert _tallies(sharded) == _tallies(expected_report)
     assert sharded.sources["osm-monaco-mc"].dropped["same_osm_object"] > 0
     assert sharded.sources["osm-krems-at"].dropped["same_text_elsewhere"] > 0
@@ -103,7 +103,7 @@ def test_a_generation_over_many_street_cells_keeps_what_it_shares_and_serves_eac
     assert outcome.kept + outcome.added == outcome.addresses
     assert outcome.kept >= first.countries["PL"].addresses - 30 - 14  # less the cut and a few twins
     assert outcome.added <= 92 + 14
-    active = dependencies.stores.catalog.active_snapshot("PL")
+    active = dependencies.stores.registry.active_snapshot("PL")
     assert active is not None
     assert len(active.placement.segments) == 2
     slots = active.placement.slots

@@ -172,9 +172,9 @@ def test_the_state_machine_publishes_the_snapshots_of_the_in_process_sync(
     expected = SyncReport(started_at="")
     target = SyncTarget(manifest=manifest, root=SOURCES)
     collected = collect(target, wired.pool_config, {"NL", "AD", "IT"}, expected)
-    catalog = wired.stores.catalog
+    registry = wired.stores.registry
     for country, found in collected.items():
-        active = catalog.active_snapshot(country)
+        active = registry.active_snapshot(country)
         assert active is not None
         assert active.snapshot_id == build_snapshot(country, found).id
     runs = s3.list_objects_v2(Bucket="ags-work", Prefix="runs/sync-1/items/")["Contents"]
@@ -222,7 +222,7 @@ def test_a_country_whose_writes_fail_is_reported_failed_and_the_others_are_publi
             if c["event"].get("stage") == "index" and c["event"]["action"] == "task"
         }
         assert "NL" not in indexed
-        stored = wired.stores.catalog.latest_sync_report()
+        stored = wired.stores.registry.latest_sync_report()
         assert stored is not None
         report = SyncReport.from_dict(stored)
         assert not report.ok
@@ -232,10 +232,10 @@ def test_a_country_whose_writes_fail_is_reported_failed_and_the_others_are_publi
         assert nl.error == "StorageUnavailable: the data store is temporarily unavailable; try again shortly"
         published = {c for c, o in report.countries.items() if o.status == "published"}
         assert published == {"AD", "IT"}  # the countries of the sources but NL; the others are empty
-        catalog = wired.stores.catalog
-        assert catalog.active_snapshot("NL") is None
-        assert catalog.active_snapshot("AD") is not None
-        assert catalog.active_snapshot("IT") is not None
+        registry = wired.stores.registry
+        assert registry.active_snapshot("NL") is None
+        assert registry.active_snapshot("AD") is not None
+        assert registry.active_snapshot("IT") is not None
 
 
 @needs_sources
@@ -269,7 +269,7 @@ def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes
     tried = [c for c in CALLS if c["event"]["action"] == "acquire"]
     assert len(tried) >= len(SOURCE_IDS)  # every entry tried (Step Functions retries each)
     assert any(c["event"]["action"] == "close" for c in CALLS)  # the build went on to its stages
-    assert wired.stores.catalog.active_snapshot("AD") is not None
+    assert wired.stores.registry.active_snapshot("AD") is not None
 
 
 @needs_sources

@@ -15,7 +15,7 @@ from chalicelib import deps
 from chalicelib.domain.digests import next_snapshot_id
 from chalicelib.reference.pool_config import load_pool_config
 from chalicelib.services.reports import SyncState, data_health
-from chalicelib.services.snapshots import ActiveSnapshots
+from chalicelib.services.serving import ActiveSnapshots
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SilentProgress
 from chalicelib.services.sync.target import SyncTarget
@@ -45,9 +45,9 @@ def test_sync_publishes_and_the_reports_agree(
     report = sync(dependencies, write_manifest(tmp_path, SMALL))
     counts = {code: o.addresses for code, o in report.countries.items() if o.status == "published"}
     assert counts == {"NL": 8, "IS": 15, "IT": 19, "AD": 3}
-    catalog = dependencies.stores.catalog
-    assert [len(catalog.list_epochs(code)) for code in counts] == [1, 1, 1, 1]
-    assert catalog.list_epochs("US") == {}  # enabled, but no rows: no epoch begun
+    registry = dependencies.stores.registry
+    assert [len(registry.list_epochs(code)) for code in counts] == [1, 1, 1, 1]
+    assert registry.list_epochs("US") == {}  # enabled, but no rows: no epoch begun
     for tally in report.sources.values():
         assert tally.read == tally.kept + sum(tally.dropped.values())
 
@@ -82,7 +82,7 @@ def test_one_address_text_is_served_under_one_id(tmp_path: Path, dependencies: d
     # city filled from the postcode (the first round: same street, number and place)
     report = sync(dependencies, write_manifest(tmp_path, ["osm-krems-at"]))
     assert report.sources["osm-krems-at"].dropped["same_text_elsewhere"] == 1
-    active = dependencies.stores.catalog.active_snapshot("AT")
+    active = dependencies.stores.registry.active_snapshot("AT")
     assert active is not None
     pool = dependencies.stores.pool
     served = list(pool.get_many_by_ordinal(active.placement, range(active.count)).values())
@@ -140,7 +140,7 @@ def test_data_health_shows_where_each_country_stands_in_a_running_sync(
     )
     stores = dependencies.stores  # read past the API's 5-second pointer cache
     after = data_health(
-        ActiveSnapshots(stores.catalog, 0), dependencies.pool_config, stores.catalog, clock.now()
+        ActiveSnapshots(stores.registry, 0), dependencies.pool_config, stores.registry, clock.now()
     )
     assert (after.sync_states["IS"], after.sync_states["NL"], after.sync_states["AT"]) == (
         SyncState.PUBLISHED,
@@ -169,13 +169,13 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
 ) -> None:
     stores = dependencies.stores
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
-    old = stores.catalog.active_snapshot("PL")
+    old = stores.registry.active_snapshot("PL")
     assert old is not None
     sample = stores.pool.get_by_ordinal(old.placement, 7)
     assert sample is not None
 
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
-    new = stores.catalog.active_snapshot("PL")
+    new = stores.registry.active_snapshot("PL")
     assert new is not None
     assert new.snapshot_id != old.snapshot_id
     assert new.count == 356 + 992 - 14  # Wrocław publishes 14 duplicate rows
@@ -183,7 +183,7 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
     # the replaced snapshot is kept for requests pinned to it (test_pinned_snapshots: until when)
     assert report.countries["PL"].items_deleted == 0
     assert stores.pool.count_items(old.placement.in_epoch) > 0
-    states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
+    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
     assert states == {old.snapshot_id: "retired", new.snapshot_id: "published"}
 
 
@@ -192,32 +192,32 @@ def test_interrupted_sync_leaves_the_previous_snapshot_served(
 ) -> None:
     stores = dependencies.stores
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
-    before = stores.catalog.active_snapshot("PL")
+    before = stores.registry.active_snapshot("PL")
     assert before is not None
     with pytest.raises(KeyboardInterrupt):
         sync(
             dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), progress=CrashWhileWriting()
         )
-    assert stores.catalog.active_snapshot("PL") == before
+    assert stores.registry.active_snapshot("PL") == before
     assert stores.pool.get_by_ordinal(before.placement, 0) is not None
 
-    (abandoned,) = [s for s, d in stores.catalog.list_snapshots("PL") if d["state"] == "writing"]
+    (abandoned,) = [s for s, d in stores.registry.list_snapshots("PL") if d["state"] == "writing"]
 
     # The next sync cannot tell a dead sync from a slow one: it takes the content's next id, so
     # the two never share a catalog
     clock.advance(60)
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "published"
-    after = stores.catalog.active_snapshot("PL")
+    after = stores.registry.active_snapshot("PL")
     assert after is not None
     assert after.snapshot_id == next_snapshot_id(abandoned)
-    states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
+    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
     assert states == {before.snapshot_id: "retired", abandoned: "writing", after.snapshot_id: "published"}
 
     clock.advance(7 * 3600)  # stale now: the sweep forgets the abandoned write
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "unchanged"
-    states = {s: d["state"] for s, d in stores.catalog.list_snapshots("PL")}
+    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
     assert states == {before.snapshot_id: "retired", after.snapshot_id: "published"}
 
 
@@ -264,17 +264,17 @@ def test_a_run_resumed_after_its_new_epoch_was_swept_fails_its_country(
     target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE], "a.json"), root=SOURCES)
     with pytest.raises(KeyboardInterrupt):
         executor.run(target, progress=CrashWhileWriting())
-    (away,) = dependencies.stores.catalog.list_epochs("PL")
+    (away,) = dependencies.stores.registry.list_epochs("PL")
     clock.advance(7 * 3600)
     sync(dependencies, write_manifest(tmp_path, [WROCLAW], "b.json"))  # publishes PL and sweeps
-    assert away not in dependencies.stores.catalog.list_epochs("PL")
+    assert away not in dependencies.stores.registry.list_epochs("PL")
 
     resumed = executor.run(target)
     outcome = resumed.countries["PL"]
     assert outcome.status == "failed"
     assert outcome.error is not None
     assert "was swept while this sync was away" in outcome.error
-    active = dependencies.stores.catalog.active_snapshot("PL")
+    active = dependencies.stores.registry.active_snapshot("PL")
     assert active is not None
     assert active.placement.epoch != away
 
@@ -284,23 +284,23 @@ def test_a_run_resumed_after_its_claim_was_swept_fails_instead_of_publishing_wit
 ) -> None:
     """Appending to an epoch a kept snapshot still uses, the run's epoch survives the sweep, but
     its catalog and claim do not: publishing then would serve a snapshot with no locations."""
-    catalog = dependencies.stores.catalog
+    registry = dependencies.stores.registry
     sync(dependencies, write_manifest(tmp_path, [GLIWICE], "a.json"))
     work = tmp_path / "work"
     executor = LocalExecutor(lambda: sync_pipeline(dependencies, LocalWorkStore(work)), workers=0)
     target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), root=SOURCES)
     with pytest.raises(KeyboardInterrupt):
         executor.run(target, progress=CrashWhileWriting())
-    (claimed,) = [s for s, d in catalog.list_snapshots("PL") if d["state"] == "writing"]
+    (claimed,) = [s for s, d in registry.list_snapshots("PL") if d["state"] == "writing"]
     clock.advance(7 * 3600)
     sync(dependencies, write_manifest(tmp_path, [WROCLAW], "c.json"))  # publishes PL and sweeps
-    assert catalog.snapshot_record("PL", claimed) is None
+    assert registry.snapshot_record("PL", claimed) is None
 
     resumed = executor.run(target)
     outcome = resumed.countries["PL"]
     assert outcome.status == "failed"
     assert outcome.error is not None
     assert "was swept while this sync was away" in outcome.error
-    active = catalog.active_snapshot("PL")
+    active = registry.active_snapshot("PL")
     assert active is not None
     assert active.snapshot_id != claimed

@@ -75,7 +75,7 @@ def test_scheduled_sync_publishes_then_finds_the_pool_current(
         "IS": "published",
         "NL": "published",
     }
-    assert dependencies.stores.catalog.active_snapshot("NL") is not None
+    assert dependencies.stores.registry.active_snapshot("NL") is not None
     assert client.lambda_.invoke("sync_pool", event).payload == {"status": "current"}
 
 

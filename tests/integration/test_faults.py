@@ -133,18 +133,18 @@ def test_a_sync_whose_writes_fail_leaves_the_served_snapshot_and_its_rerun_compl
 ) -> None:
     auth = bearer(issue_token(wired.stores.tokens, wired.clock, rate_per_minute=1000))
     sync(wired, write_manifest(tmp_path, ["nl-countrywide-bag"], name="first.json"))
-    served = wired.stores.catalog.active_snapshot("NL")
+    served = wired.stores.registry.active_snapshot("NL")
     assert served is not None
     grown = write_manifest(tmp_path, ["nl-countrywide-bag", "osm-renkum-nl"], name="grown.json")
     faulty.fail("BatchWriteItem", "throttle", after=1)  # fails part-way through the new snapshot
     failed = sync(wired, grown)
     assert failed.countries["NL"].status == "failed"
-    assert wired.stores.catalog.active_snapshot("NL") == served
+    assert wired.stores.registry.active_snapshot("NL") == served
     status, _, body = _get(client, "/api/v1/generate?country=NL", auth)
     assert (status, body["data"]["snapshotId"]) == (200, served.snapshot_id)
     faulty.heal()
     rerun = sync(wired, grown)
     assert rerun.countries["NL"].status == "published"
-    now = wired.stores.catalog.active_snapshot("NL")
+    now = wired.stores.registry.active_snapshot("NL")
     assert now is not None
     assert now.snapshot_id != served.snapshot_id

@@ -180,10 +180,10 @@ def test_the_icelandic_register_s_number_0_is_a_street_level_address(synced: Syn
 
 
 def test_alameda_zip_94538_serves_every_distinct_address(synced: Synced) -> None:
-    catalog = synced.wired.stores.catalog
-    us = catalog.active_snapshot("US")
+    registry = synced.wired.stores.registry
+    us = registry.active_snapshot("US")
     assert us is not None
-    postcodes = catalog.get_directory(us.snapshot_id, us.layout, COUNTRY_SCOPE, LocationType.POSTCODE)
+    postcodes = registry.get_directory(us.snapshot_id, us.layout, COUNTRY_SCOPE, LocationType.POSTCODE)
     assert {p.value: p.count for p in postcodes}["94538"] == 276
 
 
@@ -210,10 +210,12 @@ def test_addresses_drawn_with_complete_pass_the_postal_validator(synced: Synced)
 
 
 def test_placeholder_postcodes_are_removed_and_counted(synced: Synced) -> None:
-    catalog = synced.wired.stores.catalog
-    poland = catalog.active_snapshot("PL")
+    registry = synced.wired.stores.registry
+    poland = registry.active_snapshot("PL")
     assert poland is not None
-    postcodes = catalog.get_directory(poland.snapshot_id, poland.layout, COUNTRY_SCOPE, LocationType.POSTCODE)
+    postcodes = registry.get_directory(
+        poland.snapshot_id, poland.layout, COUNTRY_SCOPE, LocationType.POSTCODE
+    )
     assert "00-000" not in {p.value for p in postcodes}
     removed = sum(
         synced.report.sources[f].removed_fields["postcode_placeholder"]

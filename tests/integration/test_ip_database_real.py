@@ -9,7 +9,7 @@ from chalicelib.services.context.service import Caller, ContextPorts, locate
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.storage.files.ip_database import FILES, MmdbIpDatabase
 from infra.local.env import IP_DATABASE
-from tests.support.fakes import FakeCatalogStore, FakeSnapshots
+from tests.support.fakes import FakeRegistryStore, FakeSnapshots
 
 pytestmark = [
     pytest.mark.integration,
@@ -22,7 +22,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def sources() -> ContextPorts:
-    return ContextPorts(MmdbIpDatabase(str(IP_DATABASE)), FakeSnapshots(), CachedCatalog(FakeCatalogStore()))
+    return ContextPorts(MmdbIpDatabase(str(IP_DATABASE)), FakeSnapshots(), CachedCatalog(FakeRegistryStore()))
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def test_a_worker_killed_mid_write_leaves_the_served_pool_and_the_rerun_publishe
     wired = wired_on(dynamodb_local.endpoint, "restart")
     work = tmp_path / "work"
     before = _run(LocalSteps.of(wired, work), write_manifest(tmp_path, BEFORE, "before.json"))
-    served = wired.stores.catalog.active_snapshot("AD")
+    served = wired.stores.registry.active_snapshot("AD")
     assert served is not None
 
     after = write_manifest(tmp_path, AFTER, "after.json")
@@ -44,8 +44,8 @@ def test_a_worker_killed_mid_write_leaves_the_served_pool_and_the_rerun_publishe
         LocalExecutor(DyingSteps(work, wired.settings), workers=2, sizes=SMALL_SHARDS).run(
             SyncTarget(after, SOURCES)
         )
-    assert wired.stores.catalog.active_snapshot("AD") == served  # the pointer never moved
-    assert wired.stores.catalog.active_snapshot("IT") is None
+    assert wired.stores.registry.active_snapshot("AD") == served  # the pointer never moved
+    assert wired.stores.registry.active_snapshot("IT") is None
     pool = wired.stores.pool
     assert len(pool.get_many_by_ordinal(served.placement, range(served.count))) == served.count
     assert any(work.glob("done/write/*.json")) or any(work.glob("done/plan/*.json"))  # it got that far

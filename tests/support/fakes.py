@@ -61,7 +61,7 @@ class BrokenTokenStore(FakeTokenStore):
         raise RuntimeError("disk on fire: secret-internal-detail")
 
 
-class FakeCatalogStore:
+class FakeRegistryStore:
     """The catalog table's read verbs over snapshots held in memory, counting directory reads so
     caching can be observed."""
 

@@ -12,7 +12,7 @@ from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.catalog.service import CatalogPorts, SearchRequest, search
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from tests.support.factories import make_address
-from tests.support.fakes import FakeCatalogStore, FakeSnapshots
+from tests.support.fakes import FakeRegistryStore, FakeSnapshots
 
 
 def _poland(postcodes: int) -> Snapshot:
@@ -23,8 +23,8 @@ def _poland(postcodes: int) -> Snapshot:
 
 
 @pytest.fixture
-def store() -> FakeCatalogStore:
-    return FakeCatalogStore()
+def store() -> FakeRegistryStore:
+    return FakeRegistryStore()
 
 
 @pytest.fixture
@@ -33,12 +33,12 @@ def snapshots() -> FakeSnapshots:
 
 
 @pytest.fixture
-def sources(store: FakeCatalogStore, snapshots: FakeSnapshots) -> CatalogPorts:
+def sources(store: FakeRegistryStore, snapshots: FakeSnapshots) -> CatalogPorts:
     return CatalogPorts(snapshots, CachedCatalog(store), CachedDirectories(store), CursorSigner(b"s" * 32))
 
 
 def test_paging_reads_the_directory_once(
-    store: FakeCatalogStore, snapshots: FakeSnapshots, sources: CatalogPorts
+    store: FakeRegistryStore, snapshots: FakeSnapshots, sources: CatalogPorts
 ) -> None:
     snapshots.active["PL"] = store.add(_poland(45))
     request = SearchRequest("PL", LocationType.POSTCODE, limit=20)
@@ -56,7 +56,7 @@ def test_paging_reads_the_directory_once(
 
 
 def test_a_cursor_from_before_a_republication_is_refused(
-    store: FakeCatalogStore, snapshots: FakeSnapshots, sources: CatalogPorts
+    store: FakeRegistryStore, snapshots: FakeSnapshots, sources: CatalogPorts
 ) -> None:
     snapshots.active["PL"] = store.add(_poland(45))
     cursor = search(SearchRequest("PL", LocationType.POSTCODE, limit=20), sources).next_cursor

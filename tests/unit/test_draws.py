@@ -12,7 +12,7 @@ from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.selection import Selection
 from tests.support.factories import make_address
-from tests.support.fakes import FakeCatalogStore
+from tests.support.fakes import FakeRegistryStore
 
 POOL = [make_address(record_id=str(n), number=str(n)) for n in range(1, 301)]
 
@@ -25,7 +25,7 @@ def _fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
     ("total", "excluded"), [(116, 50), (116, 60), (300, 80), (300, 99), (300, 120), (300, 149), (300, 0)]
 )
 def test_a_unique_batch_is_full_whenever_enough_addresses_remain(total: int, excluded: int) -> None:
-    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    published = FakeRegistryStore().add(build_snapshot("PL", POOL))
     selection = Selection(published, (Range(0, total),), total)
     for seed in range(200):
         rng = make_rng(f"s{seed}")
@@ -41,7 +41,7 @@ def test_a_unique_batch_is_full_whenever_enough_addresses_remain(total: int, exc
 @pytest.mark.parametrize("unique", [True, False])
 @pytest.mark.parametrize(("total", "excluded"), [(300, 0), (300, 40), (116, 60), (30, 0)])
 def test_a_seeded_batch_is_the_prefix_of_a_larger_one(unique: bool, total: int, excluded: int) -> None:
-    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    published = FakeRegistryStore().add(build_snapshot("PL", POOL))
     half = total // 2
     selection = Selection(published, (Range(0, half), Range(300 - (total - half), 300)), total)
     chosen = [POOL[selection.ordinal_at(k)] for k in range(total)]
@@ -62,7 +62,7 @@ def test_a_seeded_batch_is_the_prefix_of_a_larger_one(unique: bool, total: int, 
 
 
 def test_unseeded_draws_differ_and_seeded_ones_repeat() -> None:
-    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    published = FakeRegistryStore().add(build_snapshot("PL", POOL))
     selection = Selection(published, (Range(0, 300),), 300)
 
     def ids(key: bytes) -> list[str]:
@@ -80,7 +80,7 @@ def test_slots_no_longer_served_are_passed_over_and_draws_stay_prefix_stable(
     """Slots whose addresses a later generation removed (the store answers nothing there): a
     batch holds only served addresses, is full while enough are served, and is the prefix of a
     larger one; a sparse selection still fills with replacement."""
-    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    published = FakeRegistryStore().add(build_snapshot("PL", POOL))
     hidden = set(make_rng("hidden").sample(range(300), int(300 * hidden_share)))
     served = 300 - len(hidden)
     selection = Selection(published, (Range(0, 300),), served)
@@ -109,7 +109,7 @@ def test_slots_no_longer_served_are_passed_over_and_draws_stay_prefix_stable(
 def test_a_large_selection_a_sync_left_nearly_empty_still_fills_a_batch_with_replacement() -> None:
     """6,000 slots, 5 served (1 in 1,200): places that miss every try take the next served
     addresses of a seeded walk, so the batch is full and still the prefix of a larger one."""
-    published = FakeCatalogStore().add(build_snapshot("PL", POOL))
+    published = FakeRegistryStore().add(build_snapshot("PL", POOL))
     served = {17: POOL[0], 2500: POOL[1], 4000: POOL[2], 5123: POOL[3], 5999: POOL[4]}
     selection = Selection(published, (Range(0, 6000),), len(served))
 

@@ -13,7 +13,7 @@ from chalicelib.domain.published import Placement, Segment, min_share
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.services.sync.generations import Lineage, appendable, compare
 from tests.support.factories import make_address
-from tests.support.fakes import FakeCatalogStore
+from tests.support.fakes import FakeRegistryStore
 
 
 def _entry(address_id: str, content: str, born: str, street: int = 0) -> LedgerEntry:
@@ -92,7 +92,7 @@ def test_min_share_is_the_sparsest_span_of_a_hundred_slots_or_more() -> None:
 
 
 def test_a_sync_appends_to_a_compact_epoch_and_begins_a_new_one_otherwise() -> None:
-    snapshot = FakeCatalogStore().add(
+    snapshot = FakeRegistryStore().add(
         build_snapshot("PL", [make_address(record_id=str(n)) for n in range(8)])
     )
     one = Segment("g1", 0, (8, 0, 0, 0))

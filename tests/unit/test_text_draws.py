@@ -18,7 +18,7 @@ from chalicelib.services.generation.draws import draw_key
 from chalicelib.services.generation.selection import Selection
 from chalicelib.services.generation.text_draws import Candidates, draw_text
 from tests.support.factories import make_address
-from tests.support.fakes import FakeCatalogStore
+from tests.support.fakes import FakeRegistryStore
 
 # 6,000 addresses: Main Street (odd numbers) and Oak Road (even), so "main" and "road" have too
 # many postings for a head and are chunked; one Main Road, at ordinal 4,445.
@@ -81,7 +81,7 @@ def _draw(
 
 EVERYTHING = (Range(0, 6000),)
 INDEX = FakeTextIndex(POOL)
-PUBLISHED = FakeCatalogStore().add(build_snapshot("PL", POOL))
+PUBLISHED = FakeRegistryStore().add(build_snapshot("PL", POOL))
 
 
 def test_a_common_word_is_chunked_and_drawn_within_the_selection_s_ranges() -> None:
@@ -181,7 +181,7 @@ MAIN_ROAD = {a.id for a in RARE_POOL if a.components.street == "Main Road"}
 
 
 def _rare_draw(seed: str, count: int) -> list[str]:
-    selection = Selection(FakeCatalogStore().add(build_snapshot("PL", RARE_POOL)), EVERYTHING, 6000)
+    selection = Selection(FakeRegistryStore().add(build_snapshot("PL", RARE_POOL)), EVERYTHING, 6000)
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return {o: RARE_POOL[o] for o in ordinals}

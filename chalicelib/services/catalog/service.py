@@ -20,7 +20,7 @@ from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
 from chalicelib.reference.countries import facts
 from chalicelib.services.catalog.cursors import CursorSigner, Position, binding
 from chalicelib.services.generation.selection import CatalogReader
-from chalicelib.services.snapshots import ActiveSnapshotReader
+from chalicelib.services.serving import ActiveSnapshotReader
 
 _DEPTH = {LocationType.REGION: 1, LocationType.CITY: 2, LocationType.DISTRICT: 3, LocationType.POSTCODE: 4}
 _PARENT_DEPTH = {"country": 0, "region": 1, "city": 2}

@@ -19,7 +19,7 @@ from chalicelib.reference.regions import display_name, gazetteer
 from chalicelib.services.context.regions import region_code
 from chalicelib.services.generation import service as generation
 from chalicelib.services.generation.selection import CatalogReader, Filters
-from chalicelib.services.snapshots import ActiveSnapshotReader
+from chalicelib.services.serving import ActiveSnapshotReader
 
 
 class IpLocator(Protocol):

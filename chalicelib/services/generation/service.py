@@ -18,7 +18,7 @@ from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, select
 from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
-from chalicelib.services.snapshots import ActiveSnapshotReader, Served
+from chalicelib.services.serving import ActiveSnapshotReader, Served
 
 
 class AddressReader(TextIndexReader, Protocol):

@@ -62,7 +62,7 @@ def appendable(active: PublishedSnapshot | None) -> bool:
 
 def choose(run: SyncRun, country: str, rows: int) -> Lineage:
     tag = generation_tag(run.job, country)
-    active = run.catalog.active_snapshot(country)
+    active = run.registry.active_snapshot(country)
     if active is not None and appendable(active):
         place = active.placement
         return Lineage(
@@ -74,7 +74,7 @@ def choose(run: SyncRun, country: str, rows: int) -> Lineage:
             parent_generations=[s.generation for s in place.segments],
         )
     buckets = run.layout_for(rows, 0).buckets
-    run.catalog.begin_epoch(country, tag, buckets, run.clock.now().isoformat())
+    run.registry.begin_epoch(country, tag, buckets, run.clock.now().isoformat())
     return Lineage(country=country, epoch=tag, buckets=buckets, generation=tag)
 
 

@@ -57,7 +57,7 @@ class SyncPipeline:
         )
         run.begin(job)
         run.write_items(bounds.STAGE.name, bounds.STAGE.plan(run))
-        run.catalog.save_sync_report(publish.report(run).as_dict())
+        run.registry.save_sync_report(publish.report(run).as_dict())
         return job
 
     def fingerprint(self, target: SyncTarget, sources: str | None = None) -> str:
@@ -109,7 +109,7 @@ class SyncPipeline:
         return latest is not None and latest.ok
 
     def _latest_report(self) -> SyncReport | None:
-        stored = self.run.catalog.latest_sync_report()
+        stored = self.run.registry.latest_sync_report()
         return SyncReport.from_dict(stored) if stored is not None else None
 
     def fail_task(self, stage: str, item: dict[str, Any], error: str) -> str:
@@ -151,4 +151,4 @@ class SyncPipeline:
         """What /data-health shows while the sync runs: the country being written now."""
         running = self.report()
         running.building = building
-        self.run.catalog.save_sync_report(running.as_dict())
+        self.run.registry.save_sync_report(running.as_dict())

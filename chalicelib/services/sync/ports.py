@@ -32,7 +32,7 @@ class PoolWriter(Protocol):
     def delete_epoch(self, epoch: Epoch) -> int: ...
 
 
-class CatalogWriter(Protocol):
+class RegistryWriter(Protocol):
     def put_locations(self, snapshot_id: str, layout: Layout, locations: list[Location]) -> int: ...
     def put_directories(
         self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]

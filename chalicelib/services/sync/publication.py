@@ -15,7 +15,7 @@ from chalicelib.domain.ordering import StrataCounts
 from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, SnapshotRecord
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.coverage import compute_coverage
-from chalicelib.services.sync.ports import CatalogWriter, LayoutPolicy, PoolWriter
+from chalicelib.services.sync.ports import LayoutPolicy, PoolWriter, RegistryWriter
 
 # A snapshot still being written after this long belongs to a sync that died: safe to remove.
 STALE_WRITE = timedelta(hours=6)
@@ -70,22 +70,22 @@ def still_kept(record: SnapshotRecord, retention: timedelta, now: datetime) -> b
 
 
 def publish_snapshot(
-    catalog: CatalogWriter, published: PublishedSnapshot, active: PublishedSnapshot | None, clock: Clock
+    registry: RegistryWriter, published: PublishedSnapshot, active: PublishedSnapshot | None, clock: Clock
 ) -> str:
     """Point the country at `published` (its items all written) with one conditional write;
     'unchanged' when it is the active snapshot already."""
     if active and active.snapshot_id == published.snapshot_id:
         if active.coverage != published.coverage:  # targets changed: same content, new verdicts
-            catalog.publish(_same_place(published, active), expected_previous=active.snapshot_id)
-        record = catalog.snapshot_record(active.country, active.snapshot_id)
+            registry.publish(_same_place(published, active), expected_previous=active.snapshot_id)
+        record = registry.snapshot_record(active.country, active.snapshot_id)
         if record is None or record.state != "published":  # a run stopped between the two writes
-            catalog.record_published(active, clock.now().isoformat())
+            registry.record_published(active, clock.now().isoformat())
         return "unchanged"
-    catalog.publish(published, expected_previous=active.snapshot_id if active else None)
+    registry.publish(published, expected_previous=active.snapshot_id if active else None)
     now = clock.now().isoformat()
-    catalog.record_published(published, now)
+    registry.record_published(published, now)
     if active:
-        catalog.retire_snapshot(active.country, active.snapshot_id, now)
+        registry.retire_snapshot(active.country, active.snapshot_id, now)
     return "published"
 
 
@@ -95,7 +95,7 @@ def _same_place(fresh: PublishedSnapshot, active: PublishedSnapshot) -> Publishe
 
 
 def sweep(
-    country: str, keep: str, pool: PoolWriter, catalog: CatalogWriter, clock: Clock, retention: timedelta
+    country: str, keep: str, pool: PoolWriter, registry: RegistryWriter, clock: Clock, retention: timedelta
 ) -> int:
     """Delete what requests may no longer use: the catalogs of the country's snapshots replaced
     more than `retention` ago (their record stays, `expired`, so a pin on one learns so) and of
@@ -105,30 +105,30 @@ def sweep(
     deleted = 0
     now = clock.now()
     used: set[str] = set()
-    for snapshot_id, details in catalog.list_snapshots(country):
+    for snapshot_id, details in registry.list_snapshots(country):
         state = details.get("state")
         if state == "expired":
             continue
         if snapshot_id == keep or _in_progress(details, clock) or not _expired(details, retention, now):
             if state != "writing" and details.get("retiredAt") is None and snapshot_id != keep:
                 # replaced before retirement was recorded: its time starts now
-                catalog.retire_snapshot(country, snapshot_id, now.isoformat())
+                registry.retire_snapshot(country, snapshot_id, now.isoformat())
             used.add(_epoch_of(snapshot_id, details))
             continue
         layout = _layout_of(details)
-        deleted += catalog.delete_snapshot_catalog(snapshot_id, layout)
+        deleted += registry.delete_snapshot_catalog(snapshot_id, layout)
         if _epoch_of(snapshot_id, details) == snapshot_id:  # format 4: the snapshot's own copy
             deleted += pool.delete_epoch(Epoch(snapshot_id, layout.buckets))
         if state == "writing":
-            catalog.forget_snapshot(country, snapshot_id)
+            registry.forget_snapshot(country, snapshot_id)
         else:
-            catalog.expire_snapshot(country, snapshot_id, now.isoformat())
-    for epoch, record in catalog.list_epochs(country).items():
+            registry.expire_snapshot(country, snapshot_id, now.isoformat())
+    for epoch, record in registry.list_epochs(country).items():
         began = datetime.fromisoformat(str(record["beganAt"]))
         if epoch in used or now - began < STALE_WRITE:
             continue
         deleted += pool.delete_epoch(Epoch(epoch, int(record["buckets"])))
-        catalog.forget_epoch(country, epoch)
+        registry.forget_epoch(country, epoch)
     return deleted
 
 

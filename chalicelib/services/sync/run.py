@@ -15,9 +15,9 @@ from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.job import SyncJob
 from chalicelib.services.sync.ports import (
-    CatalogWriter,
     LayoutPolicy,
     PoolWriter,
+    RegistryWriter,
     SourceFiles,
     SourceOpener,
     WorkStore,
@@ -34,7 +34,7 @@ class SyncRun:
     work: WorkStore
     config: PoolConfig
     pool: PoolWriter
-    catalog: CatalogWriter
+    registry: RegistryWriter
     clock: Clock
     layout_for: LayoutPolicy
     open_sources: SourceOpener

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from chalicelib.config import Settings
 from chalicelib.domain.published import Layout
 from chalicelib.storage.dynamodb.audit import AuditStore
-from chalicelib.storage.dynamodb.catalog import CatalogStore, shards_for
 from chalicelib.storage.dynamodb.pool import PoolStore, buckets_for
 from chalicelib.storage.dynamodb.rate_limits import RateLimitStore
+from chalicelib.storage.dynamodb.registry import RegistryStore, shards_for
 from chalicelib.storage.dynamodb.tokens import TokenStore
 
-Store = TokenStore | RateLimitStore | PoolStore | CatalogStore | AuditStore
+Store = TokenStore | RateLimitStore | PoolStore | RegistryStore | AuditStore
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,11 @@ class Stores:
     tokens: TokenStore
     rate_limits: RateLimitStore
     pool: PoolStore
-    catalog: CatalogStore
+    registry: RegistryStore
     audit: AuditStore
 
     def all(self) -> tuple[Store, ...]:
-        return (self.tokens, self.rate_limits, self.pool, self.catalog, self.audit)
+        return (self.tokens, self.rate_limits, self.pool, self.registry, self.audit)
 
 
 def build_stores(settings: Settings) -> Stores:
@@ -33,7 +33,7 @@ def build_stores(settings: Settings) -> Stores:
         tokens=TokenStore(settings.table(settings.tokens_table), audit),
         rate_limits=RateLimitStore(settings.table(settings.rate_limits_table)),
         pool=PoolStore(settings.table(settings.pool_table)),
-        catalog=CatalogStore(settings.table(settings.catalog_table)),
+        registry=RegistryStore(settings.table(settings.catalog_table)),
         audit=audit,
     )
 

@@ -109,7 +109,7 @@ def plan_country(run: SyncRun, item: PlanItem) -> Planned:
     country_plan = _content(run, country, parts)
     live = _locations(run, parts, keys.locations, [p.count for p in parts], 0)
     country_plan.locations = len(live)
-    active = run.catalog.active_snapshot(country)
+    active = run.registry.active_snapshot(country)
     kept = _kept_with(run, country, country_plan.content)
     planned = Planned(country=country)
     if active and active.content == country_plan.content:
@@ -128,7 +128,7 @@ def _kept_with(run: SyncRun, country: str, content: str) -> PublishedSnapshot | 
     now = run.clock.now()
     found = [
         r.published
-        for r in run.catalog.snapshot_records(country)
+        for r in run.registry.snapshot_records(country)
         if r.published and r.published.content == content and still_kept(r, run.retention, now)
     ]
     return max(found, key=lambda s: s.published_at, default=None)
@@ -147,7 +147,7 @@ def _claim(run: SyncRun, country_plan: CountryPlan, lineage: Lineage) -> str:
         "epoch": lineage.epoch,
     }
     candidate = country_plan.content
-    while not run.catalog.claim_snapshot(lineage.country, candidate, lineage.generation, details):
+    while not run.registry.claim_snapshot(lineage.country, candidate, lineage.generation, details):
         candidate = next_snapshot_id(candidate)
     return candidate
 
@@ -194,22 +194,22 @@ def _place_new(
 ) -> Planned:
     """A new generation: slots for its new rows, its catalog written (`live`: the content's
     locations, indexed over it alone), its write shards."""
-    country, catalog = country_plan.country, run.catalog
+    country, registry = country_plan.country, run.registry
     lineage = lineages(run)[country]
     born_strata = [sum(p.born[s] for p in parts) for s in range(4)]
     born = sum(born_strata)
     country_plan.snapshot_id = _claim(run, country_plan, lineage)
-    start = catalog.allocate_slots(country, lineage.epoch, born)
+    start = registry.allocate_slots(country, lineage.epoch, born)
     before: list[Segment] = []
     kept: dict[str, Location] = {}
     if lineage.parent:
-        parent = catalog.snapshot_record(country, lineage.parent)
+        parent = registry.snapshot_record(country, lineage.parent)
         if parent is None or parent.published is None:  # route compared the rows with it: too late
             raise PublishConflict(
                 f"{country}: snapshot {lineage.parent}, which this sync appends to, expired"
             )
         before = list(parent.published.placement.segments)
-        kept = {loc.id: loc for loc in catalog.all_locations(parent.snapshot_id, parent.published.layout)}
+        kept = {loc.id: loc for loc in registry.all_locations(parent.snapshot_id, parent.published.layout)}
     segment = Segment(
         lineage.generation, start, (born_strata[0], born_strata[1], born_strata[2], born_strata[3])
     )
@@ -219,8 +219,8 @@ def _place_new(
     country_plan.min_share = min_share(span for location in locations for span in location.spans)
     published = country_plan.published(run)
     planned = Planned(country=country, appended=True, born=born)
-    planned.catalog_items = catalog.put_locations(published.snapshot_id, published.layout, locations)
-    planned.catalog_items += catalog.put_directories(
+    planned.catalog_items = registry.put_locations(published.snapshot_id, published.layout, locations)
+    planned.catalog_items += registry.put_directories(
         published.snapshot_id, published.layout, build_directories(locations)
     )
     cells = [SortedCell(p.key, p.name, sum(p.born), tuple(p.offsets), p.part) for p in parts]

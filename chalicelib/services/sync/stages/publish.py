@@ -53,12 +53,12 @@ def _publish(run: SyncRun, country: str) -> CountryOutcome:
             raise PublishConflict(f"{country}: {pool_items} pool items written, {2 * shards.born} planned")
         if len(index_parts) != len(items_of(run, country)):
             raise PublishConflict(f"{country}: {len(index_parts)} index partitions written")
-        active = run.catalog.active_snapshot(country)
+        active = run.registry.active_snapshot(country)
         if not (active and active.snapshot_id == published.snapshot_id):
             _still_there(run, plan_of, shards)
-        outcome.status = publish_snapshot(run.catalog, published, active, run.clock)
+        outcome.status = publish_snapshot(run.registry, published, active, run.clock)
         outcome.items_deleted = sweep(
-            country, published.snapshot_id, run.pool, run.catalog, run.clock, run.retention
+            country, published.snapshot_id, run.pool, run.registry, run.clock, run.retention
         )
     except (StorageUnavailable, PublishConflict) as exc:
         outcome.status, outcome.error = "failed", f"{type(exc).__name__}: {exc}"
@@ -70,8 +70,8 @@ def _still_there(run: SyncRun, plan_of: CountryPlan, shards: Planned) -> None:
     claim and epoch (a run away longer than a stale write may find both swept by another sync,
     which it then must not publish into; an epoch it began is deleted with it), or the kept
     snapshot it publishes again (its retention may have run out meanwhile)."""
-    catalog, country, snapshot_id = run.catalog, plan_of.country, plan_of.snapshot_id
-    record = catalog.snapshot_record(country, snapshot_id)
+    registry, country, snapshot_id = run.registry, plan_of.country, plan_of.snapshot_id
+    record = registry.snapshot_record(country, snapshot_id)
     if shards.again:
         if record is None or not still_kept(record, run.retention, run.clock.now()):
             raise PublishConflict(
@@ -80,9 +80,9 @@ def _still_there(run: SyncRun, plan_of: CountryPlan, shards: Planned) -> None:
         return
     writing = plan_of.writing
     ours = record is not None and record.state == "writing" and record.generation == writing.tag
-    if ours and writing.epoch.name in catalog.list_epochs(country):
+    if ours and writing.epoch.name in registry.list_epochs(country):
         return
-    if writing.epoch.name == writing.tag and writing.epoch.name not in catalog.list_epochs(country):
+    if writing.epoch.name == writing.tag and writing.epoch.name not in registry.list_epochs(country):
         run.pool.delete_epoch(writing.epoch)  # begun by this run, forgotten by a sweep
     raise PublishConflict(f"{country}: snapshot {snapshot_id} was swept while this sync was away")
 
@@ -117,7 +117,7 @@ def report(run: SyncRun) -> SyncReport:
 def record_report(run: SyncRun) -> None:
     finished = report(run)
     finished.finished_at = run.clock.now().isoformat()
-    run.catalog.save_sync_report(finished.as_dict())
+    run.registry.save_sync_report(finished.as_dict())
     run.work.write_json(keys.FINISHED, {"finishedAt": finished.finished_at})
 
 

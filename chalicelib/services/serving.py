@@ -27,9 +27,9 @@ class PointerReader(Protocol):
 
 class ActiveSnapshots:
     def __init__(
-        self, catalog: PointerReader, ttl_seconds: float, monotonic: Callable[[], float] = time.monotonic
+        self, registry: PointerReader, ttl_seconds: float, monotonic: Callable[[], float] = time.monotonic
     ) -> None:
-        self._catalog = catalog
+        self._registry = registry
         self._ttl = ttl_seconds
         self._monotonic = monotonic
         self._loaded_at: float | None = None
@@ -38,7 +38,7 @@ class ActiveSnapshots:
     def all(self) -> dict[str, PublishedSnapshot]:
         now = self._monotonic()
         if self._loaded_at is None or now - self._loaded_at >= self._ttl:
-            self._snapshots = self._catalog.active_snapshots()
+            self._snapshots = self._registry.active_snapshots()
             self._loaded_at = now
         return self._snapshots
 

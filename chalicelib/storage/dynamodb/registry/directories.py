@@ -17,7 +17,7 @@ from chalicelib.domain.directories import DirectoryKey, Entry
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.published import Layout
 from chalicelib.storage.dynamodb._dynamo import storage_errors
-from chalicelib.storage.dynamodb.catalog._table import CatalogItem, CatalogTable, snapshot_partition
+from chalicelib.storage.dynamodb.registry._table import RegistryItem, RegistryTable, snapshot_partition
 
 # Raw JSON per directory block before compression: compressed, a block stays far below DynamoDB's
 # 400 KB item limit, and 100 blocks (one BatchGetItem) stay below its 16 MB response limit.
@@ -54,7 +54,7 @@ def _entries(kind: LocationType, block: bytes) -> list[Entry]:
     ]
 
 
-class DirectoryRecords(CatalogTable):
+class DirectoryRecords(RegistryTable):
     def put_directories(
         self, snapshot_id: str, layout: Layout, directories: dict[DirectoryKey, list[Entry]]
     ) -> int:
@@ -67,7 +67,7 @@ class DirectoryRecords(CatalogTable):
 
     def _directory_items(
         self, snapshot_id: str, layout: Layout, scope: str, kind: LocationType, entries: list[Entry]
-    ) -> Iterator[CatalogItem]:
+    ) -> Iterator[RegistryItem]:
         blocks = list(_blocks(entries))
         for number, block in enumerate(blocks):
             sort = _block_key(scope, kind, number)

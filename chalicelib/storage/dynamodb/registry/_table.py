@@ -20,7 +20,7 @@ from chalicelib.storage.dynamodb._dynamo import TableStore
 LOCATIONS_PER_SHARD = 2000
 
 
-class CatalogItem(Model):
+class RegistryItem(Model):
     class Meta:
         table_name: str | None = None
 
@@ -45,12 +45,12 @@ def snapshot_partitions(snapshot_id: str, shards: int) -> list[str]:
     return [f"L#{snapshot_id}#{s}" for s in range(shards)]
 
 
-class CatalogTable(TableStore[CatalogItem]):
+class RegistryTable(TableStore[RegistryItem]):
     """The bound model and the writer pool every concept of the catalog table uses."""
 
     def __init__(self, table: TableSettings, writers: int = 8) -> None:
-        super().__init__(CatalogItem, table)
+        super().__init__(RegistryItem, table)
         self._writer = BatchWriter(self._model, workers=writers)
 
-    def _write_all(self, items: list[CatalogItem]) -> int:
+    def _write_all(self, items: list[RegistryItem]) -> int:
         return self._writer.put(items)

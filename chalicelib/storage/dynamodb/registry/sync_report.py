@@ -9,10 +9,10 @@ from typing import Any
 
 from chalicelib.domain.codecs import dumps, loads
 from chalicelib.storage.dynamodb._dynamo import storage_errors
-from chalicelib.storage.dynamodb.catalog._table import CatalogTable
+from chalicelib.storage.dynamodb.registry._table import RegistryTable
 
 
-class SyncReportRecord(CatalogTable):
+class SyncReportRecord(RegistryTable):
     def save_sync_report(self, report: dict[str, Any]) -> None:
         with storage_errors(self.table_name):
             self._model("SYNC", "latest", doc=dumps(report)).save()

@@ -14,9 +14,9 @@ from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType, value_key
 from chalicelib.domain.published import Layout
 from chalicelib.storage.dynamodb._dynamo import storage_errors
-from chalicelib.storage.dynamodb.catalog._table import (
-    CatalogItem,
-    CatalogTable,
+from chalicelib.storage.dynamodb.registry._table import (
+    RegistryItem,
+    RegistryTable,
     snapshot_partition,
     snapshot_partitions,
 )
@@ -26,12 +26,12 @@ def _value_hash(kind: LocationType, text: str) -> str:
     return hashlib.sha1(f"{kind.value}|{value_key(text)}".encode(), usedforsecurity=False).hexdigest()[:20]
 
 
-class LocationRecords(CatalogTable):
+class LocationRecords(RegistryTable):
     def put_locations(self, snapshot_id: str, layout: Layout, locations: Sequence[Location]) -> int:
         items = [item for loc in locations for item in self._location_items(snapshot_id, layout, loc)]
         return self._write_all(items)
 
-    def _location_items(self, snapshot_id: str, layout: Layout, loc: Location) -> Iterator[CatalogItem]:
+    def _location_items(self, snapshot_id: str, layout: Layout, loc: Location) -> Iterator[RegistryItem]:
         shards = layout.shards
         yield self._model(
             snapshot_partition(snapshot_id, loc.id, shards), f"LOC#{loc.id}", doc=dumps(location_to_doc(loc))

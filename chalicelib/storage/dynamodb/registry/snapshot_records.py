@@ -16,12 +16,12 @@ from chalicelib.domain.ordering import strata_counts
 from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, Segment, SnapshotRecord
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
-from chalicelib.storage.dynamodb.catalog._table import CatalogTable, snapshot_partitions
+from chalicelib.storage.dynamodb.registry._table import RegistryTable, snapshot_partitions
 
 _POINTERS = "POINTERS"
 
 
-class SnapshotRecords(CatalogTable):
+class SnapshotRecords(RegistryTable):
     def record_snapshot(self, country: str, snapshot_id: str, state: str, details: dict[str, Any]) -> None:
         item = self._model(f"SNAPSHOTS#{country}", snapshot_id, doc=dumps({"state": state, **details}))
         with storage_errors(self.table_name):

@@ -13,10 +13,10 @@ from pynamodb.exceptions import UpdateError
 from chalicelib.domain.codecs import dumps, loads
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
-from chalicelib.storage.dynamodb.catalog._table import CatalogTable
+from chalicelib.storage.dynamodb.registry._table import RegistryTable
 
 
-class EpochRecords(CatalogTable):
+class EpochRecords(RegistryTable):
     def begin_epoch(self, country: str, epoch: str, buckets: int, began_at: str) -> None:
         """A new epoch, before any of its items is written (so the sweep knows of it)."""
         doc = dumps({"buckets": buckets, "beganAt": began_at})

@@ -1,0 +1,24 @@
+"""The catalog table: one PynamoDB model, one module per concept it holds.
+
+- snapshots.py: per country the published pointer and the snapshot records
+- epochs.py: per country the pool's epochs and their slot counters
+- sync_report.py: the last sync's report
+- locations.py, directories.py: per snapshot the location catalog (locations by id, a value
+  index, and the children of each parent in name order)
+
+Callers see one store, `RegistryStore`, whose verbs come from those modules."""
+
+from __future__ import annotations
+
+from chalicelib.storage.dynamodb.registry._table import shards_for
+from chalicelib.storage.dynamodb.registry.directories import DirectoryRecords
+from chalicelib.storage.dynamodb.registry.epochs import EpochRecords
+from chalicelib.storage.dynamodb.registry.locations import LocationRecords
+from chalicelib.storage.dynamodb.registry.snapshot_records import SnapshotRecords
+from chalicelib.storage.dynamodb.registry.sync_report import SyncReportRecord
+
+__all__ = ["RegistryStore", "shards_for"]
+
+
+class RegistryStore(SnapshotRecords, EpochRecords, SyncReportRecord, LocationRecords, DirectoryRecords):
+    """Verbs on the catalog table."""
