@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
@@ -262,23 +262,21 @@ def generated_out(g: service.Generated) -> GeneratedAddress:
 
 
 def address_out(a: PublishedAddress) -> Address:
+    """The parts whose names agree are read by pydantic; the reshaped ones (the point, the source,
+    the enums' values) are spelled out."""
     return Address(
         id=a.id,
         country_code=a.country,
         match_level=a.match_level.value,
         property_type=a.property_type.value,
         formatted_address=a.formatted,
-        components=Components(**asdict(a.components)),
+        components=Components.model_validate(a.components, from_attributes=True),
         coordinates=Coordinates(latitude=a.lat, longitude=a.lon),
         source=SourceRef(
             id=a.provenance.source_id, license=a.provenance.license, attribution=a.provenance.attribution
         ),
         derived=list(a.derived),
-        completeness=Completeness(
-            complete=a.completeness.complete,
-            missing=list(a.completeness.missing),
-            invalid=list(a.completeness.invalid),
-        ),
+        completeness=Completeness.model_validate(a.completeness, from_attributes=True),
     )
 
 
