@@ -17,6 +17,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
+from chalicelib.storage.dynamodb import _sessions  # noqa: F401  (PynamoDB's sessions share a loader)
 from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable
 
 _PING_KEY = "PING#ready"  # no item ever has this key

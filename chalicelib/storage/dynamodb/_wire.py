@@ -36,6 +36,7 @@ from botocore.exceptions import BotoCoreError, NoCredentialsError
 from botocore.httpsession import get_cert_path
 
 from chalicelib.config import TableSettings
+from chalicelib.storage.dynamodb._sessions import new_session
 from chalicelib.storage.dynamodb._signing import Keys, Signer
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class DynamoWire:
 
     def _botocore(self) -> botocore.session.Session:
         if self._session is None:
-            self._session = botocore.session.get_session()
+            self._session = new_session()
         return self._session
 
     def _connection(self) -> tuple[http.client.HTTPConnection, bool]:
