@@ -6,8 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models import admin as models
 from chalicelib.api.models.reports import ConfigurationIssue
@@ -19,9 +17,6 @@ from chalicelib.services.reports import ReportPorts
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.tokens import parse_duration
 
-admin = Blueprint(__name__)
-
-
 TOKENS = "/api/v1/admin/tokens"
 
 
@@ -31,7 +26,6 @@ def _admin(call: Call[Any, Any], clock: Clock) -> service.Admin:
 
 
 @endpoint(
-    admin,
     Operation(
         method="GET",
         path=TOKENS,
@@ -52,7 +46,6 @@ def list_tokens(call: Call[None, None], admin: service.TokenAdmin) -> models.Tok
 
 
 @endpoint(
-    admin,
     Operation(
         method="POST",
         path=TOKENS,
@@ -86,7 +79,6 @@ def create_token(
 
 
 @endpoint(
-    admin,
     Operation(
         method="POST",
         path=TOKENS + "/{tokenId}/revoke",
@@ -111,7 +103,6 @@ def revoke_token(call: Call[None, None], admin: service.TokenAdmin) -> models.To
 
 
 @endpoint(
-    admin,
     Operation(
         method="GET",
         path="/api/v1/admin/data",
@@ -155,7 +146,6 @@ def data_status(call: Call[None, None], ports: ReportPorts) -> models.DataStatus
 
 
 @endpoint(
-    admin,
     Operation(
         method="POST",
         path="/api/v1/admin/sync",
@@ -178,7 +168,6 @@ def start_sync(call: Call[None, None], control: service.SyncControl) -> models.S
 
 
 @endpoint(
-    admin,
     Operation(
         method="GET",
         path="/api/v1/admin/audit",

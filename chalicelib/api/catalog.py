@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.catalog import (
     CityPage,
@@ -22,8 +20,6 @@ from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.catalog import service
 from chalicelib.services.catalog.service import CatalogPorts, Page
-
-catalog = Blueprint(__name__)
 
 _LISTING_NOTES = """\
 Counts (`availableCount`) are the published snapshot's addresses inside the parent, so they equal
@@ -58,7 +54,6 @@ immediate child type of the parent. 404 NO_POOL_COVERAGE: no published pool for 
 
 
 @endpoint(
-    catalog,
     Operation(
         method="GET",
         path="/api/v1/locations/search",
@@ -103,7 +98,6 @@ def search_locations(call: Call[LocationSearchQuery, None], ports: CatalogPorts)
 
 
 @endpoint(
-    catalog,
     Operation(
         method="GET",
         path="/api/v1/locations/hierarchy",

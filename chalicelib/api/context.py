@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.reports import ClientContext, ClientContextQuery, ClientContextResponse
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.context import service
-
-context = Blueprint(__name__)
 
 ATTRIBUTION = "IP geolocation by [DB-IP](https://db-ip.com) (DB-IP Lite City, CC BY 4.0)."
 
@@ -26,7 +22,6 @@ or a public address the database does not list). 503: no IP database configured.
 
 
 @endpoint(
-    context,
     Operation(
         method="GET",
         path="/api/v1/client-context",

@@ -11,7 +11,6 @@ handler's answer is dropped) and has changed nothing; operations that write coun
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import logging
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
-from chalice.app import Blueprint, Request, Response
+from chalice.app import Request, Response
 from pydantic import BaseModel, ValidationError
 
 from chalicelib.api import request_scope
@@ -75,7 +74,31 @@ class Operation:
         return "admin" if self.tag == "admin" else "public"
 
 
-OPERATIONS: list[Operation] = []
+OPERATIONS: list[Operation] = []  # of the route modules imported so far: see operations()
+
+# A view takes the request and its path parameters; the app's route for (method, path) calls it
+# (app.py, api/route_table.py).
+View = Callable[[Request, dict[str, str]], Response]
+VIEWS: dict[tuple[str, str], View] = {}
+
+
+def operations() -> list[Operation]:
+    """Every operation of the API, its route modules imported first (the OpenAPI documents)."""
+    from chalicelib.api import route_table
+
+    route_table.load_all()
+    order = {(route.method, route.path): n for n, route in enumerate(route_table.ROUTES)}
+    return sorted(OPERATIONS, key=lambda op: order[(op.method, op.path)])  # whatever was imported first
+
+
+def view(method: str, path: str) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
+    """Register a route outside the pipeline (the OpenAPI documents): called with its path parameters."""
+
+    def decorator(function: Callable[..., Response]) -> Callable[..., Response]:
+        VIEWS[(method, path)] = lambda request, path_params: function(**path_params)
+        return function
+
+    return decorator
 
 
 @dataclass(frozen=True)
@@ -122,29 +145,26 @@ def _nothing(dependencies: deps.Dependencies) -> None:
 
 
 @overload
-def endpoint(blueprint: Blueprint, operation: Operation) -> Callable[[HandlerOf[None]], HandlerOf[None]]: ...
+def endpoint(operation: Operation) -> Callable[[HandlerOf[None]], HandlerOf[None]]: ...
 
 
 @overload
 def endpoint(
-    blueprint: Blueprint, operation: Operation, needs: Callable[[deps.Dependencies], D]
+    operation: Operation, needs: Callable[[deps.Dependencies], D]
 ) -> Callable[[HandlerOf[D]], HandlerOf[D]]: ...
 
 
-def endpoint(
-    blueprint: Blueprint, operation: Operation, needs: Needs = _nothing
-) -> Callable[[Handler], Handler]:
-    """Register `handler` on `blueprint` under `operation`, wrapped in the request pipeline;
-    `needs` picks, from the process's dependencies, what the handler is given."""
+def endpoint(operation: Operation, needs: Needs = _nothing) -> Callable[[Handler], Handler]:
+    """Register `handler` under `operation`, wrapped in the request pipeline; `needs` picks, from
+    the process's dependencies, what the handler is given. The app's route for the operation's
+    method and path (api/route_table.py) calls it."""
     OPERATIONS.append(operation)
-    content_types = ["application/json"] if operation.body else ["*/*"]
 
     def decorator(handler: Handler) -> Handler:
-        @functools.wraps(handler)
-        def view(**path_params: str) -> Response:
-            return _handle(operation, handler, needs, blueprint.current_request, path_params)
+        def handle(request: Request, path_params: dict[str, str]) -> Response:
+            return _handle(operation, handler, needs, request, path_params)
 
-        blueprint.route(operation.path, methods=[operation.method], content_types=content_types)(view)
+        VIEWS[(operation.method, operation.path)] = handle
         return handler
 
     return decorator

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
 from chalicelib.api.export_formats import MEDIA_TYPES, render
 from chalicelib.api.generation import cacheable, filters_of, generated_out
@@ -11,8 +9,6 @@ from chalicelib.api.models.export import MAX_EXPORT_PAGE, ExportData, ExportQuer
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.generation import export as service
 from chalicelib.services.generation.service import GenerationPorts
-
-export = Blueprint(__name__)
 
 _NOTES = f"""\
 Every address matching the filters (as for /generate: location values or IDs, `q`, `residential`,
@@ -37,7 +33,6 @@ _OTHER_MEDIA = (
 
 
 @endpoint(
-    export,
     Operation(
         method="GET",
         path="/api/v1/export",

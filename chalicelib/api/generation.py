@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TypeVar
 
-from chalice.app import Blueprint
 from pydantic import BaseModel
 
 from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
@@ -46,7 +45,6 @@ from chalicelib.services.generation.names import PersonName
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
 
-generation = Blueprint(__name__)
 A = TypeVar("A", bound=BaseModel | Download)
 
 _GENERATE_NOTES = """\
@@ -84,7 +82,6 @@ class GenerationNeeds:
 
 
 @endpoint(
-    generation,
     Operation(
         method="GET",
         path="/api/v1/generate",
@@ -121,7 +118,6 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
 
 
 @endpoint(
-    generation,
     Operation(
         method="POST",
         path="/api/v1/generate/batch",
@@ -166,7 +162,6 @@ def generate_batch(
 
 
 @endpoint(
-    generation,
     Operation(
         method="GET",
         path="/api/v1/addresses/{id}",

@@ -6,20 +6,17 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from chalice.app import Blueprint, Response
+from chalice.app import Response
 
-from chalicelib.api.endpoint import OPERATIONS, Call, Operation, endpoint
+from chalicelib.api.endpoint import Call, Operation, endpoint, operations, view
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
 from chalicelib.api.openapi import build_document
 from chalicelib.services.health import Pingable, check_ready
-
-probes = Blueprint(__name__)
 
 OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}
 
 
 @endpoint(
-    probes,
     Operation(
         method="GET",
         path="/api/v1/health",
@@ -36,7 +33,6 @@ def health(call: Call[None, None], _: None) -> HealthStatus:
 
 
 @endpoint(
-    probes,
     Operation(
         method="GET",
         path="/api/v1/ready",
@@ -56,15 +52,15 @@ def ready(call: Call[None, None], tables: Sequence[Pingable]) -> ReadyStatus:
 
 @lru_cache(maxsize=2)
 def _document(kind: str) -> dict[str, Any]:
-    return build_document(OPERATIONS, kind)
+    return build_document(operations(), kind)
 
 
 # Public, and not in their own operation lists: they describe the APIs rather than being part of them.
-@probes.route(OPENAPI_PATHS["public"], methods=["GET"], content_types=["*/*"])
+@view("GET", OPENAPI_PATHS["public"])
 def openapi() -> Response:
     return Response(_document("public"), headers={"Cache-Control": "public, max-age=300"})
 
 
-@probes.route(OPENAPI_PATHS["admin"], methods=["GET"], content_types=["*/*"])
+@view("GET", OPENAPI_PATHS["admin"])
 def admin_openapi() -> Response:
     return Response(_document("admin"), headers={"Cache-Control": "public, max-age=300"})

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.reports import (
     AvailabilityEntry,
@@ -26,11 +24,8 @@ from chalicelib.domain import coverage as domain
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import reports as service
 
-reports = Blueprint(__name__)
-
 
 @endpoint(
-    reports,
     Operation(
         method="GET",
         path="/api/v1/countries",
@@ -61,7 +56,6 @@ def countries(call: Call[None, None], snapshots: service.Snapshots) -> Countries
 
 
 @endpoint(
-    reports,
     Operation(
         method="GET",
         path="/api/v1/availability",
@@ -86,7 +80,6 @@ def availability(call: Call[None, None], ports: service.ReportPorts) -> Availabi
 
 
 @endpoint(
-    reports,
     Operation(
         method="GET",
         path="/api/v1/coverage",
@@ -128,7 +121,6 @@ def coverage_entry(c: domain.Coverage) -> CoverageEntry:
 
 
 @endpoint(
-    reports,
     Operation(
         method="GET",
         path="/api/v1/data-health",

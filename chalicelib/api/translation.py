@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chalice.app import Blueprint
-
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models.translation import TranslationData, TranslationRequest, TranslationResponse
 from chalicelib.domain.tokens import Scope
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.generation import service as generation
 from chalicelib.services.translation import service
-
-translation = Blueprint(__name__)
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,6 @@ in the list, a missing field or an unknown property."""
 
 
 @endpoint(
-    translation,
     Operation(
         method="POST",
         path="/api/v1/address-translation",

@@ -9,12 +9,11 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-import app as _app  # noqa: F401 - registers every blueprint's operations
-from chalicelib.api.endpoint import OPERATIONS
+from chalicelib.api.endpoint import operations
 from tests.browser.conftest import SCREENSHOTS
 from tests.support.local_stack import SYNCED, Stack
 
-PUBLIC_OPERATIONS = sum(op.document == "public" for op in OPERATIONS)
+PUBLIC_OPERATIONS = sum(op.document == "public" for op in operations())
 
 
 # An Execute waits for the stack's answer, which shares 2 cores with the rest of the suite

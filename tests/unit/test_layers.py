@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import inspect
 
-import app as _app  # noqa: F401 - registers every route
 from chalicelib.api import endpoint
 
 
