@@ -10,7 +10,6 @@ from chalice.app import Response
 
 from chalicelib.api.endpoint import Call, Operation, endpoint, operations, view
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
-from chalicelib.api.openapi import build_document
 from chalicelib.services.health import Pingable, check_ready
 
 OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}
@@ -52,6 +51,8 @@ def ready(call: Call[None, None], tables: Sequence[Pingable]) -> ReadyStatus:
 
 @lru_cache(maxsize=2)
 def _document(kind: str) -> dict[str, Any]:
+    from chalicelib.api.openapi import build_document  # the documents' builder: not for the probes
+
     return build_document(operations(), kind)
 
 
