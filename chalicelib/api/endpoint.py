@@ -74,21 +74,12 @@ class Operation:
         return "admin" if self.tag == "admin" else "public"
 
 
-OPERATIONS: list[Operation] = []  # of the route modules imported so far: see operations()
+OPERATIONS: list[Operation] = []  # of the route modules imported so far: see route_table.operations()
 
 # A view takes the request and its path parameters; the app's route for (method, path) calls it
 # (app.py, api/route_table.py).
 View = Callable[[Request, dict[str, str]], Response]
 VIEWS: dict[tuple[str, str], View] = {}
-
-
-def operations() -> list[Operation]:
-    """Every operation of the API, its route modules imported first (the OpenAPI documents)."""
-    from chalicelib.api import route_table
-
-    route_table.load_all()
-    order = {(route.method, route.path): n for n, route in enumerate(route_table.ROUTES)}
-    return sorted(OPERATIONS, key=lambda op: order[(op.method, op.path)])  # whatever was imported first
 
 
 def view(method: str, path: str) -> Callable[[Callable[..., Response]], Callable[..., Response]]:

@@ -8,8 +8,9 @@ from typing import Any
 
 from chalice.app import Response
 
-from chalicelib.api.endpoint import Call, Operation, endpoint, operations, view
+from chalicelib.api.endpoint import Call, Operation, endpoint, view
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
+from chalicelib.api.route_table import operations
 from chalicelib.services.health import Pingable, check_ready
 
 OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chalice.app import Request, Response
+
+if TYPE_CHECKING:
+    from chalicelib.api.endpoint import Operation
 
 
 @dataclass(frozen=True)
@@ -66,3 +70,13 @@ def handle(route: Route, request: Request, path_params: dict[str, str]) -> Respo
     from chalicelib.api.endpoint import VIEWS  # with the first route module, not with the app
 
     return VIEWS[(route.method, route.path)](request, path_params)
+
+
+def operations() -> list[Operation]:
+    """Every operation of the API, its route modules imported first (the OpenAPI documents), in the
+    table's order whatever was imported first."""
+    load_all()
+    from chalicelib.api.endpoint import OPERATIONS
+
+    order = {(route.method, route.path): n for n, route in enumerate(ROUTES)}
+    return sorted(OPERATIONS, key=lambda op: order[(op.method, op.path)])

@@ -9,7 +9,7 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from chalicelib.api.endpoint import operations
+from chalicelib.api.route_table import operations
 from tests.browser.conftest import SCREENSHOTS
 from tests.support.local_stack import SYNCED, Stack
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from chalicelib.api.endpoint import operations
 from chalicelib.api.openapi import build_document
+from chalicelib.api.route_table import operations
 
 LINTERS = Path(__file__).parent / "linters"
 BIN = LINTERS / "node_modules" / ".bin"

@@ -5,10 +5,10 @@ from typing import Any, get_args
 import pytest
 from openapi_spec_validator import validate
 
-from chalicelib.api.endpoint import operations
 from chalicelib.api.errors import CODES
 from chalicelib.api.models.common import ErrorCode
 from chalicelib.api.openapi import build_document
+from chalicelib.api.route_table import operations
 
 SPEC_ENDPOINTS = {
     ("get", "/api/v1/health"): None,
