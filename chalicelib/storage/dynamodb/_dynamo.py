@@ -18,7 +18,7 @@ from chalicelib.config import TableSettings
 from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
 from chalicelib.storage.dynamodb import _sessions  # noqa: F401  (PynamoDB's sessions share a loader)
-from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable
+from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable, DynamoWire
 
 _PING_KEY = "PING#ready"  # no item ever has this key
 
@@ -131,11 +131,15 @@ class TableSchema:
 
 
 class TableStore(Generic[Item]):
-    """What every table module's store shares: its bound model, table creation, the readiness ping."""
+    """What every table module's store shares: its bound model, the wire for the request path's
+    calls, table creation, the readiness ping."""
 
-    def __init__(self, model: type[Item], table: TableSettings) -> None:
+    def __init__(self, model: type[Item], table: TableSettings, wire: DynamoWire | None = None) -> None:
         self.table_name = table.name
         self._model = bind(model, table)
+        # One wire serves every table of a wiring (`build_stores`): one botocore session, one
+        # credentials lookup and one pool of connections for a Lambda's first request, not one each.
+        self._wire = wire or DynamoWire(table)
 
     def create_table(self) -> bool:
         with storage_errors(self.table_name):

@@ -1,5 +1,6 @@
 """DynamoDB's JSON protocol on kept-alive connections, for the calls on every API request's
-critical path: the rate counter's update and the pool's reads. PynamoDB serves everything else.
+critical path: the token's read, the rate counter's update, the active-snapshot pointers and the
+pool's reads. PynamoDB serves everything else.
 
 Why not botocore for these: on a warm Lambda its per-call machinery (operation models, validation,
 a dozen events, the user-agent string, response parsing) costs more CPU than a loopback round trip

@@ -13,6 +13,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.domain.audit import AuditAction, AuditEntry
 from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
+from chalicelib.storage.dynamodb._wire import DynamoWire
 
 # Kept for 13 months, then DynamoDB's TTL removes the entry; the listing looks back as far.
 RETENTION_MONTHS = 13
@@ -48,8 +49,8 @@ def _months_back(now: datetime, count: int) -> list[str]:
 class AuditStore(TableStore[_AuditItem]):
     """Verbs on the audit table."""
 
-    def __init__(self, table: TableSettings) -> None:
-        super().__init__(_AuditItem, table)
+    def __init__(self, table: TableSettings, wire: DynamoWire | None = None) -> None:
+        super().__init__(_AuditItem, table, wire)
 
     def append(self, entry: AuditEntry) -> None:
         with storage_errors(self.table_name):

@@ -160,10 +160,13 @@ class PoolStore(TableStore[_PoolItem]):
     """Verbs on the pool table."""
 
     def __init__(
-        self, table: TableSettings, writers: int = 8, sleep: Callable[[float], None] = time.sleep
+        self,
+        table: TableSettings,
+        writers: int = 8,
+        sleep: Callable[[float], None] = time.sleep,
+        wire: DynamoWire | None = None,
     ) -> None:
-        super().__init__(_PoolItem, table)
-        self._wire = DynamoWire(table)  # the reads on a request's critical path
+        super().__init__(_PoolItem, table, wire)
         self._writer = BatchWriter(self._model, workers=writers, sleep=sleep)
         self._writers = writers
         self._sleep = sleep

@@ -46,9 +46,8 @@ def _expiry(day: str) -> datetime:
 class RateLimitStore(TableStore[_UsageItem]):
     """Verbs on the rate-limits table."""
 
-    def __init__(self, table: TableSettings) -> None:
-        super().__init__(_UsageItem, table)
-        self._wire = DynamoWire(table)  # every request's counting update
+    def __init__(self, table: TableSettings, wire: DynamoWire | None = None) -> None:
+        super().__init__(_UsageItem, table, wire)
 
     def try_consume(
         self, token_id: str, window_start: int, limit: int, used_at: int | None = None

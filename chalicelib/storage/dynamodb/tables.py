@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from chalicelib.config import Settings
 from chalicelib.domain.published import Layout
+from chalicelib.storage.dynamodb._wire import DynamoWire
 from chalicelib.storage.dynamodb.audit import AuditStore
 from chalicelib.storage.dynamodb.pool import PoolStore, buckets_for
 from chalicelib.storage.dynamodb.rate_limits import RateLimitStore
@@ -28,12 +29,14 @@ class Stores:
 
 
 def build_stores(settings: Settings) -> Stores:
-    audit = AuditStore(settings.table(settings.audit_table))
+    # Every table shares the endpoint, region and timeouts, so one wire serves them all.
+    wire = DynamoWire(settings.table(settings.pool_table))
+    audit = AuditStore(settings.table(settings.audit_table), wire=wire)
     return Stores(
-        tokens=TokenStore(settings.table(settings.tokens_table), audit),
-        rate_limits=RateLimitStore(settings.table(settings.rate_limits_table)),
-        pool=PoolStore(settings.table(settings.pool_table)),
-        registry=RegistryStore(settings.table(settings.catalog_table)),
+        tokens=TokenStore(settings.table(settings.tokens_table), audit, wire=wire),
+        rate_limits=RateLimitStore(settings.table(settings.rate_limits_table), wire=wire),
+        pool=PoolStore(settings.table(settings.pool_table), wire=wire),
+        registry=RegistryStore(settings.table(settings.catalog_table), wire=wire),
         audit=audit,
     )
 

@@ -15,6 +15,7 @@ from chalicelib.domain.audit import AuditEntry
 from chalicelib.domain.tokens import Scope, Token
 from chalicelib.errors import ConfigurationError, TokenNotFound
 from chalicelib.storage.dynamodb._dynamo import TableStore, is_condition_failure, storage_errors
+from chalicelib.storage.dynamodb._wire import DynamoWire
 from chalicelib.storage.dynamodb.audit import AuditStore
 
 # Expired tokens stay listable for a while, then DynamoDB's TTL removes them.
@@ -59,8 +60,10 @@ def _to_token(item: _TokenItem) -> Token:
 class TokenStore(TableStore[_TokenItem]):
     """Verbs on the tokens table."""
 
-    def __init__(self, table: TableSettings, audit: AuditStore | None = None) -> None:
-        super().__init__(_TokenItem, table)
+    def __init__(
+        self, table: TableSettings, audit: AuditStore | None = None, wire: DynamoWire | None = None
+    ) -> None:
+        super().__init__(_TokenItem, table, wire)
         self._audit = audit
 
     def put_new(self, token: Token) -> None:
@@ -118,11 +121,11 @@ class TokenStore(TableStore[_TokenItem]):
         )
 
     def get(self, token_id: str) -> Token | None:
+        """Read on the request path: through the wire, the item decoded by the model."""
+        key = {"pk": {"S": _pk(token_id)}}
         with storage_errors(self.table_name):
-            try:
-                return _to_token(self._model.get(_pk(token_id)))
-            except self._model.DoesNotExist:
-                return None
+            item = self._wire.call("GetItem", {"TableName": self.table_name, "Key": key}).get("Item")
+        return _to_token(self._model.from_raw_data(item)) if item else None
 
     def list_all(self) -> list[Token]:
         """Every stored token. A scan: the table holds only tokens, and only administrators list."""

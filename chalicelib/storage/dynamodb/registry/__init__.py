@@ -1,6 +1,6 @@
-"""The catalog table: one PynamoDB model, one module per concept it holds.
+"""The registry table (deployed as the catalog table): one PynamoDB model, one module per concept it holds.
 
-- snapshots.py: per country the published pointer and the snapshot records
+- snapshot_records.py: per country the published pointer and the snapshot records
 - epochs.py: per country the pool's epochs and their slot counters
 - sync_report.py: the last sync's report
 - locations.py, directories.py: per snapshot the location catalog (locations by id, a value
@@ -21,4 +21,4 @@ __all__ = ["RegistryStore", "shards_for"]
 
 
 class RegistryStore(SnapshotRecords, EpochRecords, SyncReportRecord, LocationRecords, DirectoryRecords):
-    """Verbs on the catalog table."""
+    """Verbs on the registry table."""

@@ -16,6 +16,7 @@ from pynamodb.models import Model
 from chalicelib.config import TableSettings
 from chalicelib.storage.dynamodb._batches import BatchWriter
 from chalicelib.storage.dynamodb._dynamo import TableStore
+from chalicelib.storage.dynamodb._wire import DynamoWire
 
 LOCATIONS_PER_SHARD = 2000
 
@@ -48,8 +49,8 @@ def snapshot_partitions(snapshot_id: str, shards: int) -> list[str]:
 class RegistryTable(TableStore[RegistryItem]):
     """The bound model and the writer pool every concept of the catalog table uses."""
 
-    def __init__(self, table: TableSettings, writers: int = 8) -> None:
-        super().__init__(RegistryItem, table)
+    def __init__(self, table: TableSettings, writers: int = 8, wire: DynamoWire | None = None) -> None:
+        super().__init__(RegistryItem, table, wire)
         self._writer = BatchWriter(self._model, workers=writers)
 
     def _write_all(self, items: list[RegistryItem]) -> int:

@@ -118,17 +118,29 @@ class SnapshotRecords(RegistryTable):
                     raise PublishConflict(snapshot.country) from exc
                 raise
 
+    # The pointers are read on the request path: through the wire, as raw items.
     def active_snapshots(self) -> dict[str, PublishedSnapshot]:
+        request: dict[str, Any] = {
+            "TableName": self.table_name,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": {"S": _POINTERS}},
+        }
+        found: dict[str, PublishedSnapshot] = {}
         with storage_errors(self.table_name):
-            return {i.sk: _pointer_from(i.sk, loads(i.doc)) for i in self._model.query(_POINTERS)}
+            while True:
+                answer = self._wire.call("Query", request)
+                for item in answer.get("Items", []):
+                    country = item["sk"]["S"]
+                    found[country] = _pointer_from(country, loads(item["doc"]["S"]))
+                if "LastEvaluatedKey" not in answer:
+                    return found
+                request = {**request, "ExclusiveStartKey": answer["LastEvaluatedKey"]}
 
     def active_snapshot(self, country: str) -> PublishedSnapshot | None:
+        key = {"pk": {"S": _POINTERS}, "sk": {"S": country}}
         with storage_errors(self.table_name):
-            try:
-                item = self._model.get(_POINTERS, country)
-            except self._model.DoesNotExist:
-                return None
-        return _pointer_from(country, loads(item.doc))
+            item = self._wire.call("GetItem", {"TableName": self.table_name, "Key": key}).get("Item")
+        return _pointer_from(country, loads(item["doc"]["S"])) if item else None
 
 
 def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
