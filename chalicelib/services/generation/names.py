@@ -16,12 +16,22 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from chalicelib.reference.countries import facts
 
-if TYPE_CHECKING:
-    from faker import Faker
+
+class NameSource(Protocol):
+    """What a name is drawn from: a seeded Faker generator's person provider."""
+
+    def seed_instance(self, seed: int) -> object: ...
+    def first_name_female(self) -> str: ...
+    def first_name_male(self) -> str: ...
+    def last_name(self) -> str: ...
+    # ja_JP's: (kanji, katakana, romaji) of one name
+    def first_name_female_pair(self) -> tuple[str, str, str]: ...
+    def first_name_male_pair(self) -> tuple[str, str, str]: ...
+    def last_name_pair(self) -> tuple[str, str, str]: ...
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,7 @@ LATIN_SYSTEMS = {
 }
 
 
-def draw_name(country: str, fake: Faker, gender: str) -> ProfileName:
+def draw_name(country: str, fake: NameSource, gender: str) -> ProfileName:
     if country == "JP":
         return _japanese(fake, gender)
     given = fake.first_name_female() if gender == "female" else fake.first_name_male()
@@ -58,7 +68,7 @@ def draw_name(country: str, fake: Faker, gender: str) -> ProfileName:
     return ProfileName(native, latin, LATIN_SYSTEMS.get(country) if latin else None, None)
 
 
-def _japanese(fake: Faker, gender: str) -> ProfileName:
+def _japanese(fake: NameSource, gender: str) -> ProfileName:
     given = fake.first_name_female_pair() if gender == "female" else fake.first_name_male_pair()
     family = fake.last_name_pair()  # (kanji, katakana, romaji) of one name
     romaji = _tables()["ja_romaji"]
@@ -71,7 +81,7 @@ def _japanese(fake: Faker, gender: str) -> ProfileName:
     )
 
 
-def _family_name(fake: Faker, gender: str) -> str:
+def _family_name(fake: NameSource, gender: str) -> str:
     gendered = getattr(fake, f"last_name_{gender}", None)  # Polish and Russian surnames agree with gender
     return str(gendered() if callable(gendered) else fake.last_name())
 

@@ -9,15 +9,13 @@ import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from functools import cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from chalicelib.reference.countries import facts
 from chalicelib.reference.phones import RULES, Block, PhoneKind, area_keys, blocks
-from chalicelib.services.generation.names import ProfileName, draw_name
+from chalicelib.services.generation.names import NameSource, ProfileName, draw_name
 
 if TYPE_CHECKING:
-    from faker import Faker
-
     from chalicelib.domain.addresses import PublishedAddress
 
 # Reserved by RFC 2606 for documentation: never example.<ccTLD>, which can be registered.
@@ -50,10 +48,12 @@ class TestProfile:
 
 
 @cache
-def _faker(locale: str) -> Faker:
-    from faker import Faker  # lazy: only generation pays for Faker's import
+def _faker(locale: str) -> NameSource:
+    from faker import Factory  # lazy: only generation pays for Faker's import
 
-    return Faker(locale)
+    # Names are all a profile takes from Faker: its person provider alone, not the locale's 25
+    # (a seeded stream draws the same names either way, as each provider draws from the same one).
+    return cast(NameSource, Factory.create(locale, providers=["faker.providers.person"]))
 
 
 def make_profile(address: PublishedAddress, seed: int) -> TestProfile:
