@@ -4,6 +4,7 @@ route module for its first request."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib import import_module
@@ -35,3 +36,26 @@ def test_importing_the_app_imports_no_route_module() -> None:
     probe = f"import sys, app; print([m for m in {modules!r} if m in sys.modules])"
     imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert imported.stdout.strip() == "[]"
+
+
+def test_a_process_s_first_request_runs_with_the_collector_paused_and_later_ones_do_not() -> None:
+    probe = """
+import gc, json, app
+from chalice.test import Client
+runs = []
+gc.callbacks.append(lambda phase, info: runs.append(info["generation"]) if phase == "start" else None)
+with Client(app.app) as client:
+    first = client.http.get("/api/v1/health").status_code
+    during_first = len(runs)
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    for _ in range(20):
+        client.http.get("/api/v1/health")
+        [object() for _ in range(1000)] and [[] for _ in range(1000)]
+print(json.dumps([first, during_first, frozen > 0, enabled, len(runs) > during_first]))
+"""
+    answered = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    status, collections_during_first, froze, enabled_after, collected_later = json.loads(answered.stdout.splitlines()[-1])  # after the access log
+    assert status == 200
+    assert collections_during_first == 0  # it imports the wiring: thousands of objects, no collection
+    assert froze and enabled_after  # what it built is frozen, and the collector runs again
+    assert collected_later
