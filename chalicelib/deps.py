@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import cached_property, partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
@@ -17,19 +18,23 @@ from chalicelib.config import MIN_CURSOR_SECRET, Settings, get_settings
 from chalicelib.errors import ConfigurationError, NotConfigured
 from chalicelib.logs import log_event
 from chalicelib.reference import japan_post
-from chalicelib.reference.pool_config import PoolConfig, load_pool_config
-from chalicelib.services.admin import AuditReader, SyncControl, SyncLauncher, TokenAdmin
 from chalicelib.services.auth import Admission, CachedTokens
 from chalicelib.services.catalog.cursors import CursorSigner
 from chalicelib.services.catalog.directory_cache import CachedDirectories
-from chalicelib.services.catalog.service import CatalogPorts
-from chalicelib.services.context.service import ContextPorts
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import GenerationPorts
-from chalicelib.services.reports import ReportPorts
 from chalicelib.services.serving import ActiveSnapshots, PinnedSnapshots
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
+
+# The ports of other use cases are imported when first asked for: a Lambda serving /generate
+# never imports the administration, reports, catalog or IP context services.
+if TYPE_CHECKING:
+    from chalicelib.reference.pool_config import PoolConfig
+    from chalicelib.services.admin import AuditReader, SyncControl, SyncLauncher, TokenAdmin
+    from chalicelib.services.catalog.service import CatalogPorts
+    from chalicelib.services.context.service import ContextPorts
+    from chalicelib.services.reports import ReportPorts
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,8 @@ class Dependencies:
 
     @cached_property
     def pool_config(self) -> PoolConfig:
+        from chalicelib.reference.pool_config import load_pool_config
+
         return self.configured_pool or load_pool_config()
 
     def launcher(self) -> SyncLauncher:
@@ -66,12 +73,18 @@ class Dependencies:
         return Admission(self.tokens, self.stores.rate_limits, self.stores.tokens, self.clock)
 
     def report_ports(self) -> ReportPorts:
+        from chalicelib.services.reports import ReportPorts
+
         return ReportPorts(self.snapshots, self.pool_config, self.stores.registry, self.clock)
 
     def token_admin(self) -> TokenAdmin:
+        from chalicelib.services.admin import TokenAdmin
+
         return TokenAdmin(self.stores.tokens, self.stores.rate_limits, self.tokens, self.clock)
 
     def audit_reader(self) -> AuditReader:
+        from chalicelib.services.admin import AuditReader
+
         return AuditReader(self.stores.audit, self.clock)
 
     def tables(self) -> tuple[Store, ...]:
@@ -79,6 +92,8 @@ class Dependencies:
         return self.stores.all()
 
     def sync_control(self) -> SyncControl:
+        from chalicelib.services.admin import SyncControl
+
         return SyncControl(self.launcher(), self.stores.registry, self.stores.audit, self.clock)
 
     def generation_ports(self) -> GenerationPorts:
@@ -90,6 +105,8 @@ class Dependencies:
         if self.ip_database is None:
             log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
             raise NotConfigured("IP location is not configured on this deployment")
+        from chalicelib.services.context.service import ContextPorts
+
         return ContextPorts(
             ip_database=self.ip_database,
             snapshots=self.snapshots,
@@ -101,6 +118,8 @@ class Dependencies:
         if self.cursors is None:
             log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
             raise NotConfigured("location listings are not configured on this deployment")
+        from chalicelib.services.catalog.service import CatalogPorts
+
         return CatalogPorts(
             snapshots=self.snapshots,
             catalog=self.location_cache,

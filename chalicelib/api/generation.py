@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
@@ -38,12 +38,13 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
-from chalicelib.services.context import service as context_service
-from chalicelib.services.context.service import ContextPorts
 from chalicelib.services.generation import service
 from chalicelib.services.generation.names import PersonName
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
+
+if TYPE_CHECKING:
+    from chalicelib.services.context.service import ContextPorts
 
 A = TypeVar("A", bound=BaseModel | Download)
 
@@ -201,6 +202,8 @@ def cacheable(answer: A, pinned_until: datetime | None, *, reproducible: bool) -
 def _generate_in_ip_region(
     call: Call[GenerateQuery, None], filters: Filters, needs: GenerationNeeds
 ) -> GenerateResponse | Immutable:
+    from chalicelib.services.context import service as context_service  # mode=ip-region only
+
     query, context = call.query, needs.context()  # 503 here when no IP database is configured
     outcome = context_service.generate_in_ip_region(
         filters,
