@@ -35,11 +35,30 @@ _CJK = (
     "\u3130-\u318f\U00020000-\U000323af"
 )  # kana, Han (with 々〆〇 and the extensions) and Hangul
 _LONGEST = 100  # characters of a token kept: a sort key has at most 1,024 bytes
-_PIECE = re.compile(rf"[{_CJK}]+|[^\W{_CJK}_]+")
-_CJK_RUN = re.compile(rf"[{_CJK}]+")
+_PIECE = rf"[{_CJK}]+|[^\W{_CJK}_]+"
+_CJK_RUN = rf"[{_CJK}]+"
 # What q's spaces and punctuation separate: a word, or a run holding CJK (with its digits and letters).
-_CHUNK = re.compile(rf"(?:[{_CJK}]|[^\W_])+")
+_CHUNK = rf"(?:[{_CJK}]|[^\W_])+"
 _ALNUM = rf"[^\W{_CJK}_]"  # a digit or letter of an alphabetic script
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """At first use: the classes take ~7 ms to compile, which a request without `q` need not pay."""
+    return re.compile(pattern)
+
+
+def _pieces(text: str) -> list[str]:
+    """The CJK runs and the alphabetic words of a search key."""
+    return _compiled(_PIECE).findall(text)
+
+
+def _is_run(piece: str) -> bool:
+    return _compiled(_CJK_RUN).fullmatch(piece) is not None
+
+
+def _holds_run(chunk: str) -> bool:
+    return _compiled(_CJK_RUN).search(chunk) is not None
 
 
 @dataclass(frozen=True)
@@ -57,22 +76,22 @@ class Query:
 
 
 def parse(q: str) -> Query:
-    chunks = _CHUNK.findall(search_key(q))
-    runs = tuple(c for c in chunks if _CJK_RUN.search(c))
-    return Query(frozenset(c for c in chunks if not _CJK_RUN.search(c)), runs)
+    chunks = _compiled(_CHUNK).findall(search_key(q))
+    runs = tuple(c for c in chunks if _holds_run(c))
+    return Query(frozenset(c for c in chunks if not _holds_run(c)), runs)
 
 
 def tokens(text: str) -> set[str]:
     """Every token of a text: its words, and the characters and pairs of its CJK runs."""
     found: set[str] = set()
-    for piece in _PIECE.findall(search_key(text)):
-        found |= set(piece) | set(_pairs(piece)) if _CJK_RUN.fullmatch(piece) else {_indexed(piece)}
+    for piece in _pieces(search_key(text)):
+        found |= set(piece) | set(_pairs(piece)) if _is_run(piece) else {_indexed(piece)}
     return found
 
 
 def matches(query: Query, text: str) -> bool:
     key = search_key(text)
-    words = {p for p in _PIECE.findall(key) if not _CJK_RUN.fullmatch(p)}
+    words = {p for p in _pieces(key) if not _is_run(p)}
     return query.words <= words and all(_run_pattern(run).search(key) for run in query.runs)
 
 
@@ -85,7 +104,7 @@ def _run_pattern(run: str) -> re.Pattern[str]:
 
 
 def _run_tokens(run: str) -> list[str]:
-    return [t for p in _PIECE.findall(run) for t in (_pairs(p) if _CJK_RUN.fullmatch(p) else [_indexed(p)])]
+    return [t for p in _pieces(run) for t in (_pairs(p) if _is_run(p) else [_indexed(p)])]
 
 
 def searchable(address: PublishedAddress) -> str:
