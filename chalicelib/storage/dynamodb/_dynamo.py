@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -94,13 +94,6 @@ def unavailable(table: str, reason: str) -> StorageUnavailable:
     return StorageUnavailable("the data store is temporarily unavailable; try again shortly")
 
 
-def ping(model: type[Model]) -> None:
-    """One GetItem on a key that never exists: proves the table answers."""
-    range_key = _PING_KEY if model._range_keyname else None
-    with storage_errors(model.Meta.table_name), suppress(model.DoesNotExist):
-        model.get(_PING_KEY, range_key)
-
-
 def ensure_table(model: type[Model]) -> bool:
     """Create the model's table unless it exists; True when it was created. For local stacks and
     tests: deployed tables come from infrastructure code."""
@@ -149,7 +142,13 @@ class TableStore(Generic[Item]):
             return created
 
     def ping(self) -> None:
-        ping(self._model)
+        """One GetItem, through the wire, on a key that never exists: proves the table answers."""
+        schema = self.schema()
+        key = {schema.partition_key.name: {schema.partition_key.type: _PING_KEY}}
+        if schema.sort_key is not None:
+            key[schema.sort_key.name] = {schema.sort_key.type: _PING_KEY}
+        with storage_errors(self.table_name):
+            self._wire.call("GetItem", {"TableName": self.table_name, "Key": key})
 
     def schema(self) -> TableSchema:
         attributes = self._model.get_attributes().values()
