@@ -4,10 +4,11 @@ DynamoDB failures into domain errors so nothing above storage sees botocore or P
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from botocore.exceptions import BotoCoreError
 from pynamodb.attributes import TTLAttribute
@@ -21,6 +22,7 @@ from chalicelib.storage.dynamodb import _sessions  # noqa: F401  (PynamoDB's ses
 from chalicelib.storage.dynamodb._wire import DynamoError, DynamoUnreachable, DynamoWire
 
 _PING_KEY = "PING#ready"  # no item ever has this key
+_ACTIVE_CHECKS, _ACTIVE_PAUSE_SECONDS = 120, 0.5  # a new on-demand table is active within seconds
 
 M = TypeVar("M", bound=type[Model])
 
@@ -94,15 +96,6 @@ def unavailable(table: str, reason: str) -> StorageUnavailable:
     return StorageUnavailable("the data store is temporarily unavailable; try again shortly")
 
 
-def ensure_table(model: type[Model]) -> bool:
-    """Create the model's table unless it exists; True when it was created. For local stacks and
-    tests: deployed tables come from infrastructure code."""
-    if model.exists():
-        return False
-    model.create_table(wait=True)
-    return True
-
-
 Item = TypeVar("Item", bound=Model)
 
 
@@ -122,6 +115,26 @@ class TableSchema:
     sort_key: KeyAttribute | None
     ttl_attribute: str | None
 
+    @property
+    def keys(self) -> tuple[KeyAttribute, ...]:
+        return (self.partition_key,) if self.sort_key is None else (self.partition_key, self.sort_key)
+
+    def key(self, value: str) -> dict[str, Any]:
+        """A low-level key with `value` in each key attribute (all of ours are strings)."""
+        return {k.name: {k.type: value} for k in self.keys}
+
+    def creation(self) -> dict[str, Any]:
+        """CreateTable's request, as infrastructure code creates the table (on demand)."""
+        return {
+            "TableName": self.name,
+            "AttributeDefinitions": [{"AttributeName": k.name, "AttributeType": k.type} for k in self.keys],
+            "KeySchema": [
+                {"AttributeName": k.name, "KeyType": kind}
+                for k, kind in zip(self.keys, ("HASH", "RANGE"), strict=False)
+            ],
+            "BillingMode": "PAY_PER_REQUEST",
+        }
+
 
 class TableStore(Generic[Item]):
     """What every table module's store shares: its bound model, the wire for the request path's
@@ -134,21 +147,39 @@ class TableStore(Generic[Item]):
         # credentials lookup and one pool of connections for a Lambda's first request, not one each.
         self._wire = wire or DynamoWire(table)
 
-    def create_table(self) -> bool:
+    def create_table(self, sleep: Callable[[float], None] = time.sleep) -> bool:
+        """Create the table unless it exists, and wait until it is active; True when it was
+        created. For local stacks and tests (deployed tables come from infrastructure code), through
+        the wire: three calls, where PynamoDB's exists-then-create made six and a botocore client."""
+        schema = self.schema()
         with storage_errors(self.table_name):
-            created = ensure_table(self._model)
-            if created and self.schema().ttl_attribute:
-                self._model.update_ttl(ignore_update_ttl_errors=True)
-            return created
+            try:
+                self._wire.call("CreateTable", schema.creation())
+            except DynamoError as exc:
+                if exc.code == "ResourceInUseException":  # it exists (or is being created)
+                    return False
+                raise
+            self._await_active(sleep)
+            if schema.ttl_attribute:
+                ttl = {"Enabled": True, "AttributeName": schema.ttl_attribute}
+                with suppress(DynamoError):  # as PynamoDB's update_ttl: an engine without TTL is fine
+                    self._wire.call(
+                        "UpdateTimeToLive", {"TableName": self.table_name, "TimeToLiveSpecification": ttl}
+                    )
+        return True
+
+    def _await_active(self, sleep: Callable[[float], None]) -> None:
+        for _ in range(_ACTIVE_CHECKS):
+            answer = self._wire.call("DescribeTable", {"TableName": self.table_name})
+            if answer["Table"]["TableStatus"] == "ACTIVE":
+                return
+            sleep(_ACTIVE_PAUSE_SECONDS)
+        raise DynamoUnreachable(f"{self.table_name} did not become active")
 
     def ping(self) -> None:
         """One GetItem, through the wire, on a key that never exists: proves the table answers."""
-        schema = self.schema()
-        key = {schema.partition_key.name: {schema.partition_key.type: _PING_KEY}}
-        if schema.sort_key is not None:
-            key[schema.sort_key.name] = {schema.sort_key.type: _PING_KEY}
         with storage_errors(self.table_name):
-            self._wire.call("GetItem", {"TableName": self.table_name, "Key": key})
+            self._wire.call("GetItem", {"TableName": self.table_name, "Key": self.schema().key(_PING_KEY)})
 
     def schema(self) -> TableSchema:
         attributes = self._model.get_attributes().values()
