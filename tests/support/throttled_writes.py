@@ -9,9 +9,11 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import Any
 
 import boto3
+import botocore.endpoint
 from botocore import handlers
 from botocore.awsrequest import AWSResponse
 from moto.core.botocore_stubber import MockRawResponse
@@ -26,6 +28,7 @@ class ThrottledWrites:
         self.country = country
         self.unprocessed = unprocessed
         self.throttled = 0  # requests answered with the throttle
+        self.sdk_waits: list[float] = []  # botocore's pauses before its retries (not slept)
 
     def __call__(self, event_name: str, request: Any, **_: Any) -> AWSResponse | None:
         if event_name != "before-send.dynamodb.BatchWriteItem" or not self._holds_country(request.body):
@@ -50,14 +53,19 @@ class ThrottledWrites:
 
 @contextmanager
 def throttled_writes(country: str | None = None, *, unprocessed: bool = False) -> Iterator[ThrottledWrites]:
-    """For botocore sessions created from now on (PynamoDB creates one per thread)."""
+    """For botocore sessions created from now on (PynamoDB creates one per thread). The pauses
+    botocore takes before resending a throttled request are recorded in `sdk_waits`, not slept:
+    against this fake they wait for nothing (they cost test_state_machine 20 s)."""
     fault = ThrottledWrites(country, unprocessed)
     entry = ("before-send", fault)
     handlers.BUILTIN_HANDLERS.insert(0, entry)
     boto3.DEFAULT_SESSION = None
+    slept_by = botocore.endpoint.time
+    botocore.endpoint.time = SimpleNamespace(sleep=fault.sdk_waits.append)
     try:
         yield fault
     finally:
+        botocore.endpoint.time = slept_by
         handlers.BUILTIN_HANDLERS.remove(entry)
         boto3.DEFAULT_SESSION = None
 
