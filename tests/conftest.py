@@ -8,8 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 from chalicelib import deps
+from tests.support import moto_queries
 from tests.support.factories import SOURCES
 from tests.support.local_stack import Stack, synced_local_stack
+
+moto_queries.install()  # a Query reads its partition, not every item of the table sorted
 
 
 @pytest.fixture(autouse=True)
