@@ -18,7 +18,7 @@ from chalicelib.domain.locations import LocationType
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
-from tests.support.sync import MIXED_SOURCES, sync, write_manifest
+from tests.support.sync import MIXED_SOURCES, sync, write_sample
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
@@ -335,11 +335,12 @@ def test_lookup_by_id(api: Api) -> None:
 def test_an_address_that_left_the_pool_is_not_found(
     tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
 ) -> None:
-    sync(dependencies, write_manifest(tmp_path, ["pl-gliwice-prg", "pl-wroclaw-prg"], "both.json"))
+    both = {"pl-gliwice-prg": slice(0, 80), "pl-wroclaw-prg": slice(0, 80)}  # a few real lines of each
+    sync(dependencies, write_sample(tmp_path, both, "both"))
     auth = bearer(issue_token(dependencies.stores.tokens, clock))
     body = json.loads(client.http.get("/api/v1/generate?country=PL&city=Wrocław", headers=auth).body)
     gone = body["data"]["result"]["address"]["id"]
     assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 200
-    sync(dependencies, write_manifest(tmp_path, ["pl-gliwice-prg"], "gliwice.json"))
+    sync(dependencies, write_sample(tmp_path, {"pl-gliwice-prg": slice(0, 80)}, "gliwice"))
     deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))  # past the pointer cache
     assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 404
