@@ -1,0 +1,93 @@
+"""The Overture reader against the replica in ../shared/sources/overture (Overture's layout and
+physical schema, made of real OpenAddresses rows): every row read maps back to its own source row,
+field by field, with the levels each country's table names; row-group ranges split a part without
+losing or repeating a row; a row whose geometry is not a point is counted, not guessed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.overture import RowGroups, read_overture, row_group_count, to_record
+from chalicelib.sources.reader import read_entry
+from chalicelib.sources.records import MALFORMED_ROW, RawRecord
+from tests.support.factories import SOURCES, needs_sources
+
+pytestmark = needs_sources
+
+RELEASE = SOURCES / "overture" / "release" / "2026-11-18.0" / "theme=addresses" / "type=address"
+# The replica's README: rows per country in release 2026-11-18.0.
+ROWS = {"NO": 19, "PL": 1_335, "TW": 11_376, "DK": 1_307, "BE": 658, "SG": 660}
+# What each country's source publishes that the replica does not carry (DK's supplerende bynavn).
+NOT_CARRIED = {"DK": ("district",)}
+COMPARED = ("number", "street", "unit", "postcode", "region", "district", "city")
+
+
+def _parts() -> list[Path]:
+    return sorted(RELEASE.glob("part-*.zstd.parquet"))
+
+
+def _read(country: str) -> Iterator[RawRecord]:
+    for part in _parts():
+        yield from read_overture(part, source_id="overture", country=country, language="")
+
+
+@pytest.fixture(scope="module")
+def published() -> dict[tuple[str, str], RawRecord]:
+    """Every row of the replica's sources for these countries, by (manifest id, record id)."""
+    found: dict[tuple[str, str], RawRecord] = {}
+    for entry in load_manifest(SOURCES / "manifest.json"):
+        if entry.country in ROWS and entry.format.startswith("openaddresses"):
+            found.update(((entry.id, r.record_id), r) for r in read_entry(entry, SOURCES))
+    return found
+
+
+@pytest.mark.parametrize("country", sorted(ROWS))
+def test_every_row_maps_back_to_its_source_row(
+    country: str, published: dict[tuple[str, str], RawRecord]
+) -> None:
+    records = list(_read(country))
+    assert len(records) == ROWS[country]
+    for record in records:
+        assert record.country == country
+        assert record.dataset.startswith("OpenAddresses/")
+        source = published[(record.dataset.removeprefix("OpenAddresses/"), record.upstream_id)]
+        expected = {f: source.text(f) for f in COMPARED if f not in NOT_CARRIED.get(country, ())}
+        assert {f: record.text(f) for f in expected} == expected, record.upstream_id
+        assert math.isclose(float(record.lon), float(source.lon), abs_tol=1e-9)
+        assert math.isclose(float(record.lat), float(source.lat), abs_tol=1e-9)
+
+
+def test_norway_s_postal_town_is_the_city_and_its_municipality_the_district() -> None:
+    records = list(_read("NO"))
+    assert {(r.district, r.city) for r in records} >= {("EIDSBERG", "MYSEN")}
+    assert all(r.city and r.district for r in records)
+    assert {r.license for r in records} == {"CC-BY-4.0"}
+
+
+def test_row_group_ranges_split_a_part_without_losing_or_repeating_a_row() -> None:
+    part = _parts()[0]  # DK is split across both parts, and within this one over several row groups
+    groups = row_group_count(part)
+    assert groups >= 3
+    whole = [r.record_id for r in read_overture(part, source_id="o", country="DK", language="")]
+    pieces = [RowGroups(0, 1), RowGroups(1, groups // 2), RowGroups(groups // 2, groups)]
+    split = [
+        r.record_id
+        for p in pieces
+        for r in read_overture(part, source_id="o", country="DK", language="", row_groups=p)
+    ]
+    assert split == whole
+    assert whole
+
+
+def test_a_row_whose_geometry_is_not_a_point_is_malformed() -> None:
+    import pyarrow.parquet as pq
+
+    row = pq.ParquetFile(_parts()[1]).read_row_group(0).slice(0, 1).to_pylist()[0]
+    assert to_record(row, source_id="o", language="").defect == ""
+    for broken in (None, b"", row["geometry"][:-1], bytes([1, 2, 0, 0, 0]) + row["geometry"][5:]):
+        assert to_record({**row, "geometry": broken}, source_id="o", language="").defect == MALFORMED_ROW
