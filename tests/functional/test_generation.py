@@ -6,7 +6,6 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from chalicelib.domain.locations import LocationType
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
-from tests.support.sync import MIXED_SOURCES, sync, write_sample
+from tests.support.sync import MIXED_SOURCES
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
@@ -330,17 +329,3 @@ def test_lookup_by_id(api: Api) -> None:
     assert api.get(f"/api/v1/addresses/{address['id']}")["data"]["address"] == address
     for unknown in ("nl-aaaaaaaaaaaaaaaa", "xx-aaaaaaaaaaaaaaaa", "nothing"):
         assert api.get(f"/api/v1/addresses/{unknown}", 404)["error"]["code"] == "ADDRESS_NOT_FOUND"
-
-
-def test_an_address_that_left_the_pool_is_not_found(
-    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
-) -> None:
-    both = {"pl-gliwice-prg": slice(0, 80), "pl-wroclaw-prg": slice(0, 80)}  # a few real lines of each
-    sync(dependencies, write_sample(tmp_path, both, "both"))
-    auth = bearer(issue_token(dependencies.stores.tokens, clock))
-    body = json.loads(client.http.get("/api/v1/generate?country=PL&city=Wrocław", headers=auth).body)
-    gone = body["data"]["result"]["address"]["id"]
-    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 200
-    sync(dependencies, write_sample(tmp_path, {"pl-gliwice-prg": slice(0, 80)}, "gliwice"))
-    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))  # past the pointer cache
-    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 404

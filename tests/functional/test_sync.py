@@ -23,7 +23,7 @@ from chalicelib.storage.files.sync_work import LocalWorkStore
 from chalicelib.sync_wiring import sync_pipeline
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
-from tests.support.sync import CrashWhileWriting, sync, write_manifest
+from tests.support.sync import CrashWhileWriting, sync, write_manifest, write_sample
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
 
@@ -304,3 +304,19 @@ def test_a_run_resumed_after_its_claim_was_swept_fails_instead_of_publishing_wit
     active = registry.active_snapshot("PL")
     assert active is not None
     assert active.snapshot_id != claimed
+
+
+# Here, not beside generation's tests: their module's moto pool would still be there (nested
+# mock_aws keeps its data), and this test's syncs would replace its PL snapshot.
+def test_an_address_that_left_the_pool_is_not_found(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    both = {"pl-gliwice-prg": slice(0, 80), "pl-wroclaw-prg": slice(0, 80)}  # a few real lines of each
+    sync(dependencies, write_sample(tmp_path, both, "both"))
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+    body = json.loads(client.http.get("/api/v1/generate?country=PL&city=Wrocław", headers=auth).body)
+    gone = body["data"]["result"]["address"]["id"]
+    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 200
+    sync(dependencies, write_sample(tmp_path, {"pl-gliwice-prg": slice(0, 80)}, "gliwice"))
+    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))  # past the pointer cache
+    assert client.http.get(f"/api/v1/addresses/{gone}", headers=auth).status_code == 404
