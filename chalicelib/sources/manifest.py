@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from chalicelib.errors import ConfigurationError
 
-SourceFormat = Literal["osm-pbf", "osm-xml", "openaddresses-csv", "openaddresses-geojson"]
+SourceFormat = Literal["osm-pbf", "osm-xml", "openaddresses-csv", "openaddresses-geojson", "overture-parquet"]
 _VARIANT_SUFFIX = re.compile(r"^(?P<family>.+)-(?P<lang>[a-z]{2,3})$")
 
 
@@ -30,6 +30,10 @@ class SourceEntry(BaseModel):
     attribution: str
     upstream: str = ""
     records: int = 0
+    # Overture: the part's row groups [start, stop) this entry reads (None: all of them), and the
+    # publication its entries split (`overture-DK`): tallied and deduplicated as one source.
+    row_groups: tuple[int, int] | None = None
+    family: str = ""
 
 
 class SourceGroup(BaseModel):
@@ -61,11 +65,14 @@ def group_variants(entries: Iterable[SourceEntry], primary_languages: dict[str, 
     """Group OpenAddresses language variants (`...-ja`/`...-en`): same country, format and family.
     The variant in the country's primary language leads; the others add names."""
     families: dict[tuple[str, str, str], list[SourceEntry]] = {}
+    groups = []
     for entry in entries:
+        if entry.family:  # one task's share of a publication: read alone, counted with the rest
+            groups.append(SourceGroup(family=entry.family, entries=(entry,)))
+            continue
         match = _VARIANT_SUFFIX.match(entry.id)
         family = match.group("family") if match and entry.format == "openaddresses-geojson" else entry.id
         families.setdefault((family, entry.country, entry.format), []).append(entry)
-    groups = []
     for (family, country, _), members in families.items():
         if len(members) == 1:
             family = members[0].id

@@ -6,8 +6,10 @@ groups and keeps one country's rows.
 Each row maps to a RawRecord: `number`, `street`, `unit`, `postcode` one to one, `address_levels`
 by the country's table (reference/overture_levels.py), `postal_city` as the city where published,
 the point from the WKB geometry, and the provenance from the first `sources` item (its dataset,
-its SPDX licence, if any, and the dataset's record id). The record id is Overture's `id`, which
-an unchanged address keeps from release to release; our own ids stay content-derived."""
+its SPDX licence, if any). The record id is the dataset's own id for the row, else its position:
+Overture's `id` changes whenever Overture re-ids a row, even unchanged, so our ids (content-derived,
+from the dataset, this record id and the address text) do not rest on it; it is kept as
+`overture_id` for the changelog."""
 
 from __future__ import annotations
 
@@ -76,12 +78,14 @@ def read_overture(
 
 def to_record(row: dict[str, Any], *, source_id: str, language: str) -> RawRecord:
     country = row["country"]
-    record = RawRecord(source_id, str(row["id"]), country, language)
+    record = RawRecord(source_id, "", country, language, overture_id=str(row["id"]))
+    record.dataset, record.license, upstream_id = _provenance(row["sources"] or ())
     point = _point(row["geometry"])
     if point is None:
-        record.defect = MALFORMED_ROW
+        record.record_id, record.defect = record.overture_id, MALFORMED_ROW
         return record
     record.lon, record.lat = (repr(value) for value in point)
+    record.record_id = upstream_id or f"@{record.lon},{record.lat}"
     for name in ("number", "street", "unit", "postcode"):
         setattr(record, name, _text(row[name]))
     for field_name, level in zip(levels_of(country), row["address_levels"] or (), strict=False):
@@ -89,7 +93,6 @@ def to_record(row: dict[str, Any], *, source_id: str, language: str) -> RawRecor
             setattr(record, field_name, _text((level or {}).get("value")))
     if postal_city := _text(row["postal_city"]):
         record.city = postal_city
-    record.dataset, record.license, record.upstream_id = _provenance(row["sources"] or ())
     return record
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.overture import RowGroups
 
 _RELEASE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.(\d+)$")
@@ -91,3 +92,38 @@ def _runs(part: str, country: str, groups: Sequence[RowGroupFacts], max_rows: in
 def countries_of(parts: Mapping[str, Sequence[RowGroupFacts]]) -> set[str]:
     """Every country the release holds."""
     return {c for groups in parts.values() for g in groups for c in g.countries}
+
+
+@dataclass(frozen=True)
+class Publication:
+    """Where a release's parts are and under which terms its rows are served."""
+
+    release: str
+    folder: str  # the release's part folder, as the manifest names files (relative to its root)
+    license: str  # for a row whose `sources` item gives no SPDX licence
+    attribution: str
+    upstream: str = ""  # the folder's URL where it is fetched from (s3://overturemaps-us-west-2/...)
+
+
+def manifest_entries(publication: Publication, tasks: Iterable[OvertureTask]) -> list[SourceEntry]:
+    """One manifest entry per task, each country's entries one source (`overture-<CC>`)."""
+    entries = []
+    for task in tasks:
+        part = task.part.split("-")[1] if task.part.startswith("part-") else task.part
+        groups = task.row_groups
+        entries.append(
+            SourceEntry(
+                id=f"overture-{publication.release}-{task.country}-p{part}-{groups.start}-{groups.stop}",
+                family=f"overture-{task.country}",
+                country=task.country,
+                format="overture-parquet",
+                files=(f"{publication.folder}/{task.part}",),
+                row_groups=(groups.start, groups.stop),
+                language="",
+                license=publication.license,
+                attribution=publication.attribution,
+                upstream=f"{publication.upstream}/{task.part}" if publication.upstream else "",
+                records=task.rows,
+            )
+        )
+    return entries

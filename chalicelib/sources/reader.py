@@ -14,6 +14,7 @@ from chalicelib.sources.boundaries import Boundary, read_boundaries
 from chalicelib.sources.manifest import SourceEntry, SourceGroup
 from chalicelib.sources.openaddresses import read_csv, read_geojson_lines
 from chalicelib.sources.osm import read_osm
+from chalicelib.sources.overture import RowGroups, read_overture
 from chalicelib.sources.records import UNREADABLE_FILE, RawRecord
 from chalicelib.sources.variants import merge_variants
 
@@ -34,15 +35,23 @@ _READ_ERRORS = (OSError, EOFError, ValueError, RuntimeError, csv.Error, zlib.err
 def read_entry(entry: SourceEntry, root: Path) -> Iterator[RawRecord]:
     """The entry's records, file by file. A file that breaks off keeps what was read before the break
     and adds one UNREADABLE_FILE record, which the sync counts: the other files and sources go on."""
-    reader = _READERS[entry.format]
     for name in entry.files:
         try:
-            yield from reader(root / name, source_id=entry.id, country=entry.country, language=entry.language)
+            yield from _read_file(entry, root / name)
         except _READ_ERRORS as exc:
             log_event("source_unreadable", level=logging.WARNING, source=entry.id, file=name, error=repr(exc))
             yield RawRecord(
                 entry.id, f"{name}#unreadable", entry.country, entry.language, defect=UNREADABLE_FILE
             )
+
+
+def _read_file(entry: SourceEntry, path: Path) -> Iterator[RawRecord]:
+    if entry.format == "overture-parquet":
+        groups = RowGroups(*entry.row_groups) if entry.row_groups else None
+        return read_overture(
+            path, source_id=entry.id, country=entry.country, language=entry.language, row_groups=groups
+        )
+    return _READERS[entry.format](path, source_id=entry.id, country=entry.country, language=entry.language)
 
 
 def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[str, list[Boundary]]:

@@ -37,11 +37,12 @@ class RawRecord:
     # Readings the source publishes (e.g. JP katakana): {"street_kana": "アオイチョウ"}.
     readings: dict[str, str] = field(default_factory=dict)
     defect: str = ""  # MALFORMED_ROW or UNREADABLE_FILE: nothing else of the record is to be trusted
-    # Overture rows name their own upstream: its dataset, SPDX licence ("" when it gives none) and
-    # record id. Other readers leave them empty: their manifest entry's licence applies.
+    # Overture rows name their own upstream: its dataset and SPDX licence ("" when it gives none);
+    # `overture_id` is Overture's id of the row (a release's changelog lists them). Other readers
+    # leave them empty: their manifest entry's licence applies.
     dataset: str = ""
     license: str = ""
-    upstream_id: str = ""
+    overture_id: str = ""
 
     def text(self, name: str) -> str:
         value: str = getattr(self, name)

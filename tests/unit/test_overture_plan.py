@@ -75,8 +75,8 @@ def test_the_tasks_read_every_row_of_every_country_once_within_their_budget(
         for record in read_overture(
             part, source_id="o", country=task.country, language="", row_groups=task.row_groups
         ):
-            assert record.record_id not in seen
-            seen.add(record.record_id)
+            assert record.overture_id not in seen
+            seen.add(record.overture_id)
             read[record.country] += 1
     assert dict(read) == ROWS
     assert {t.country for t in tasks if t.part.startswith("part-00000")} >= {"DK"}

@@ -55,9 +55,9 @@ def test_every_row_maps_back_to_its_source_row(
     for record in records:
         assert record.country == country
         assert record.dataset.startswith("OpenAddresses/")
-        source = published[(record.dataset.removeprefix("OpenAddresses/"), record.upstream_id)]
+        source = published[(record.dataset.removeprefix("OpenAddresses/"), record.record_id)]
         expected = {f: source.text(f) for f in COMPARED if f not in NOT_CARRIED.get(country, ())}
-        assert {f: record.text(f) for f in expected} == expected, record.upstream_id
+        assert {f: record.text(f) for f in expected} == expected, record.record_id
         assert math.isclose(float(record.lon), float(source.lon), abs_tol=1e-9)
         assert math.isclose(float(record.lat), float(source.lat), abs_tol=1e-9)
 
@@ -73,10 +73,10 @@ def test_row_group_ranges_split_a_part_without_losing_or_repeating_a_row() -> No
     part = _parts()[0]  # DK is split across both parts, and within this one over several row groups
     groups = row_group_count(part)
     assert groups >= 3
-    whole = [r.record_id for r in read_overture(part, source_id="o", country="DK", language="")]
+    whole = [r.overture_id for r in read_overture(part, source_id="o", country="DK", language="")]
     pieces = [RowGroups(0, 1), RowGroups(1, groups // 2), RowGroups(groups // 2, groups)]
     split = [
-        r.record_id
+        r.overture_id
         for p in pieces
         for r in read_overture(part, source_id="o", country="DK", language="", row_groups=p)
     ]

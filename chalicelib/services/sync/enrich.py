@@ -75,7 +75,9 @@ def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
         components = replace(components, postcode=None)
         completeness = assess(country, components)
     return PublishedAddress(
-        id=stable_address_id(country, source.origin, candidate.raw.record_id, _identity_text(candidate)),
+        id=stable_address_id(
+            country, _origin(candidate, source), candidate.raw.record_id, _identity_text(candidate)
+        ),
         country=country,
         match_level=candidate.match_level,
         property_type=candidate.property_type,
@@ -83,11 +85,28 @@ def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
         formatted=format_address(country, components),
         lon=round(candidate.lon, 7),
         lat=round(candidate.lat, 7),
-        provenance=Provenance(source.entry.id, source.entry.license, source.entry.attribution),
+        provenance=_provenance(candidate, source.entry),
         names=candidate.raw.names,
         readings=candidate.raw.readings,
         derived=tuple(derived),
         completeness=completeness,
+    )
+
+
+def _origin(candidate: Candidate, source: SourceFacts) -> str:
+    """What an id is relative to: the dataset a row names (an Overture row's, whichever release,
+    part or task read it), else the source's."""
+    return candidate.raw.dataset or source.origin
+
+
+def _provenance(candidate: Candidate, entry: SourceEntry) -> Provenance:
+    """A row naming its own dataset (Overture's) is served under it and under its own licence where
+    it gives one; the others under their manifest entry's."""
+    raw = candidate.raw
+    if not raw.dataset:
+        return Provenance(entry.id, entry.license, entry.attribution)
+    return Provenance(
+        f"{entry.family or entry.id}:{raw.dataset}", raw.license or entry.license, entry.attribution
     )
 
 

@@ -1,0 +1,95 @@
+"""Overture's releases synced like any source: the replica's release 2026-10-21.0, then 2026-11-18.0
+(three of its countries, the rows of each read in tasks of row-group runs). Every row is served
+once (dedupe aside), each under its own dataset and licence; an address in both releases keeps its
+id; a request pinned to the first snapshot still answers after the second sync."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from chalice.test import Client
+
+from chalicelib import deps
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.sources.overture_plan import Publication, manifest_entries, plan_tasks, row_group_facts
+from tests.support.factories import SOURCES, bearer, issue_token, needs_sources
+from tests.support.fakes import FakeClock
+from tests.support.sync import sync
+
+pytestmark = needs_sources
+
+COUNTRIES = ("NO", "BE", "SG")
+FIRST, SECOND = "2026-10-21.0", "2026-11-18.0"
+CHANGELOG = SOURCES / "overture" / "changelog" / SECOND / "theme=addresses" / "type=address"
+
+
+def _folder(release: str) -> str:
+    return f"overture/release/{release}/theme=addresses/type=address"
+
+
+def _manifest(directory: Path, release: str) -> Path:
+    parts = {p.name: row_group_facts(p) for p in sorted((SOURCES / _folder(release)).glob("part-*.parquet"))}
+    publication = Publication(
+        release, _folder(release), "see the dataset's terms", "© Overture Maps Foundation"
+    )
+    entries = manifest_entries(publication, plan_tasks(parts, COUNTRIES, max_rows=4_000))
+    path = directory / f"overture-{release}.json"
+    path.write_text(json.dumps([e.model_dump(mode="json") for e in entries]), encoding="utf-8")
+    return path
+
+
+def _changed(kind: str) -> int:
+    rows = pq.read_table(next((CHANGELOG / f"change_type={kind}").glob("*.parquet")), columns=["id"]).num_rows
+    return int(rows)
+
+
+def _served(wired: deps.Dependencies, country: str) -> dict[str, dict[str, object]]:
+    snapshot = wired.stores.registry.active_snapshot(country)
+    assert snapshot is not None
+    # Every slot of every generation the snapshot spans (a removed address's slot is empty).
+    addresses = wired.stores.pool.get_many_by_ordinal(snapshot.placement, range(snapshot.placement.slots))
+    assert len(addresses) == snapshot.count
+    return {
+        a.id: {"source": a.provenance.source_id, "license": a.provenance.license} for a in addresses.values()
+    }
+
+
+def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_their_ids(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    first: SyncReport = sync(dependencies, _manifest(tmp_path, FIRST))
+    assert {c: first.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")
+    families = {f"overture-{c}": first.sources[f"overture-{c}"] for c in COUNTRIES}
+    assert {f: t.read for f, t in families.items()} == {
+        "overture-NO": 19,
+        "overture-BE": 658,
+        "overture-SG": 660,
+    }
+    before = {c: _served(dependencies, c) for c in COUNTRIES}
+    for country in COUNTRIES:
+        tally = families[f"overture-{country}"]
+        assert len(before[country]) == tally.kept == first.countries[country].addresses
+    no = before["NO"]
+    assert {v["source"] for v in no.values()} == {"overture-NO:OpenAddresses/no-countrywide-kartverket"}
+    assert {v["license"] for v in no.values()} == {"CC-BY-4.0"}  # the row's own SPDX licence
+    assert {v["license"] for v in before["SG"].values()} == {"see the dataset's terms"}  # none given
+
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+    pinned = json.loads(client.http.get("/api/v1/generate?country=BE&seed=7", headers=auth).body)["data"]
+    snapshot = pinned["snapshotId"]
+
+    second = sync(dependencies, _manifest(tmp_path, SECOND))
+    after = {c: _served(dependencies, c) for c in COUNTRIES}
+    kept = sum(len(before[c].keys() & after[c].keys()) for c in COUNTRIES)
+    gone = sum(len(before[c].keys() - after[c].keys()) for c in COUNTRIES)
+    new = sum(len(after[c].keys() - before[c].keys()) for c in COUNTRIES)
+    assert (gone, new) == (15, 15)  # the changelog's 1 + 7 + 7 removed and added rows of NO, BE, SG
+    assert kept == sum(len(before[c]) for c in COUNTRIES) - 15
+    assert _changed("removed") == _changed("added") == 1_001  # all ten countries'
+    assert {c: second.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")
+
+    again = client.http.get(f"/api/v1/generate?country=BE&seed=7&snapshot={snapshot}", headers=auth)
+    assert again.status_code == 200, again.body
+    assert json.loads(again.body)["data"]["result"]["address"] == pinned["result"]["address"]
