@@ -1,0 +1,84 @@
+"""`sources discover`: the manifest of the world's open addresses, written for an operator to read
+and diff. Overture's newest release serves the enabled countries it holds (a task per country and
+run of a part's row groups); each enabled country it lacks gets its own Geofabrik OSM extract; a
+country with neither is listed with the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import IO, Protocol
+
+from chalicelib.reference.pool_config import PoolConfig
+from chalicelib.sources.geofabrik import Extract, NoExtract, extracts_for
+from chalicelib.sources.manifest import SourceEntry
+from chalicelib.sources.overture_plan import (
+    Publication,
+    countries_of,
+    manifest_entries,
+    newest_release,
+    plan_tasks,
+    row_group_facts,
+)
+
+# A task's rows: some 50 s of map work at the measured rate, well within a Lambda's 15 minutes and
+# a Fargate task's memory (a row group at a time), and ~10 of Overture's row groups.
+TASK_ROWS = 500_000
+OVERTURE_LICENSE = "not stated by Overture for this dataset: see its publisher's terms"
+OVERTURE_ATTRIBUTION = "© Overture Maps Foundation (overturemaps.org) and the dataset's publisher"
+OSM_LICENSE, OSM_ATTRIBUTION = "ODbL-1.0", "© OpenStreetMap contributors"
+
+
+class Releases(Protocol):
+    def releases(self) -> list[str]: ...
+    def parts(self, release: str) -> list[str]: ...
+    def location(self, release: str) -> str: ...
+    def open_part(self, release: str, part: str) -> IO[bytes]: ...
+
+
+@dataclass(frozen=True)
+class Discovered:
+    release: str | None
+    entries: list[SourceEntry]
+    missing: list[NoExtract]  # enabled countries neither Overture nor an OSM extract serves
+
+
+def discover(
+    releases: Releases,
+    extracts: list[Extract],
+    config: PoolConfig,
+    names: Mapping[str, str],
+    task_rows: int = TASK_ROWS,
+) -> Discovered:
+    enabled = set(config.enabled)
+    release = newest_release(releases.releases())
+    entries: list[SourceEntry] = []
+    held: set[str] = set()
+    if release is not None:
+        footers = {}
+        for part in releases.parts(release):
+            with releases.open_part(release, part) as opened:
+                footers[part] = row_group_facts(opened)
+        held = countries_of(footers) & enabled
+        publication = Publication(release, releases.location(release), OVERTURE_LICENSE, OVERTURE_ATTRIBUTION)
+        entries += manifest_entries(publication, plan_tasks(footers, held, task_rows))
+    found, missing = extracts_for(extracts, enabled - held, names)
+    languages = config.primary_languages()
+    entries += [
+        _osm_entry(country, extract, languages.get(country, "")) for country, extract in sorted(found.items())
+    ]
+    return Discovered(release, entries, missing)
+
+
+def _osm_entry(country: str, extract: Extract, language: str) -> SourceEntry:
+    name = extract.id.replace("/", "-")
+    return SourceEntry(
+        id=f"osm-{name}-{country.lower()}",
+        country=country,
+        format="osm-pbf",
+        files=(f"osm/{name}-{country.lower()}.osm.pbf",),
+        language=language,
+        license=OSM_LICENSE,
+        attribution=OSM_ATTRIBUTION,
+        upstream=extract.pbf,
+    )
