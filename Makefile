@@ -7,6 +7,7 @@ PORT ?= 8000
 # make test's pytest workers (pytest-xdist): the two cores of a CI runner.
 TEST_WORKERS ?= 2
 DDB_PORT ?= 8001
+DATA ?= samples
 SCOPE ?= generate
 RATE ?= 60
 EXPIRES ?= 30d
@@ -79,9 +80,10 @@ browser:
 
 install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP)
 
-## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT).
+## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT). DATA=overture:
+## the Overture replica's newest release, through discovery, instead of the sample sources.
 run: install
-	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) $(BIN)/python -m infra.local run
+	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) DATA=$(DATA) $(BIN)/python -m infra.local run
 
 ## A token against the running local stack; the bearer value is alone on the last line.
 token: $(PY_STAMP)

@@ -10,6 +10,9 @@ PROJECT_DIR = Path(__file__).resolve().parents[2]
 LOCAL_STAGE = "dev"
 # The published sample sources beside the checkout, read in place (never copied into the repo).
 SHARED_MANIFEST = PROJECT_DIR.parent / "shared" / "sources" / "manifest.json"
+# The replica of Overture's addresses bucket (`make run DATA=overture` serves its newest release).
+OVERTURE_REPLICA = PROJECT_DIR.parent / "shared" / "sources" / "overture"
+DATA_SETS = ("samples", "overture")
 # DB-IP Lite City (CC BY 4.0, IP geolocation by DB-IP), installed by npm with the local stack.
 IP_DATABASE = PROJECT_DIR / "infra" / "local" / "node_modules" / "@ip-location-db" / "dbip-city-mmdb"
 
@@ -22,7 +25,9 @@ def stage_variables(stage: str = LOCAL_STAGE, project_dir: Path = PROJECT_DIR) -
     }
 
 
-def local_environment(ddb_endpoint: str, stage: str = LOCAL_STAGE) -> dict[str, str]:
+def local_environment(
+    ddb_endpoint: str, stage: str = LOCAL_STAGE, manifest: Path = SHARED_MANIFEST
+) -> dict[str, str]:
     return {
         **stage_variables(stage),
         "AWS_ENDPOINT_URL_DYNAMODB": ddb_endpoint,
@@ -30,6 +35,11 @@ def local_environment(ddb_endpoint: str, stage: str = LOCAL_STAGE) -> dict[str, 
         "AWS_SECRET_ACCESS_KEY": "local",
         "AWS_DEFAULT_REGION": "us-east-1",
         "AWS_REGION": "us-east-1",
-        "SYNC_MANIFEST": str(SHARED_MANIFEST),
+        "SYNC_MANIFEST": str(manifest),
         "IP_DATABASE": str(IP_DATABASE),
     }
+
+
+def dev_dir(data: str) -> Path:
+    """Where a data set's local database and work live: each its own, so neither mixes with the other."""
+    return PROJECT_DIR / ".dev" if data == "samples" else PROJECT_DIR / ".dev" / data

@@ -8,6 +8,7 @@ first pool took 24 minutes that way on the development machine, 7 in /dev/shm)."
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -30,7 +31,7 @@ from chalicelib.services.tokens import create_token
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from chalicelib.sync_wiring import sync_executor
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
-from infra.local.env import LOCAL_STAGE, PROJECT_DIR, SHARED_MANIFEST, local_environment
+from infra.local.env import LOCAL_STAGE, OVERTURE_REPLICA, PROJECT_DIR, SHARED_MANIFEST, local_environment
 
 DEV_TOKEN_RATE = 600
 DEV_TOKEN_LIFETIME = timedelta(hours=24)
@@ -47,8 +48,9 @@ def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
     raise _Stop
 
 
-def run(port: int, ddb_port: int, dev_dir: Path) -> int:
-    """Serve until interrupted; data persists in `dev_dir` between runs."""
+def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
+    """Serve until interrupted; data persists in `dev_dir` between runs. `data`: the sample sources'
+    manifest, or (`overture`) the manifest discovery writes of the Overture replica's newest release."""
     # Explicit handlers: a shell that starts us in the background makes SIGINT ignored by default.
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _on_stop_signal)
@@ -63,7 +65,8 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
     try:
         engine.start()
         print(f"DynamoDB Local on {engine.endpoint} (data saved in {db_dir})", flush=True)
-        os.environ.update(local_environment(engine.endpoint))
+        manifest = SHARED_MANIFEST if data == "samples" else _overture_manifest(dev_dir)
+        os.environ.update(local_environment(engine.endpoint, manifest=manifest))
         # A fresh cursor key per run unless one is given: paging cursors outlive nothing but the run.
         os.environ.setdefault("CURSOR_SECRET", secrets.token_urlsafe(32))
         # The console's Start sync builds what the background sync does.
@@ -74,7 +77,7 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
         admin = _dev_token(dependencies, "admin")
         print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
-        sync = _BackgroundSync(dependencies, dev_dir / "sync-work", lambda: _save(ram, db_dir))
+        sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))
         sync.start_unless_current()
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
         # Unbuffered, so the API's JSON request log reaches the terminal line by line.
@@ -94,6 +97,22 @@ def run(port: int, ddb_port: int, dev_dir: Path) -> int:
         if ram is not None:
             shutil.rmtree(ram, ignore_errors=True)
         log.close()
+
+
+def _overture_manifest(dev_dir: Path) -> Path:
+    """Discovery against the replica, as production runs it against Overture's bucket (no OSM
+    extracts: the replica's countries only)."""
+    from chalicelib.reference.pool_config import load_pool_config
+    from chalicelib.services.sync.discovery import discover
+    from chalicelib.storage.files.overture_bucket import LocalReleases
+
+    found = discover(LocalReleases(OVERTURE_REPLICA), [], load_pool_config(), {})
+    manifest = dev_dir / "overture-manifest.json"
+    entries = [e.model_dump(mode="json", exclude_defaults=True) for e in found.entries]
+    manifest.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    countries = sorted({e.country for e in found.entries})
+    print(f"Overture release {found.release}: {len(found.entries)} tasks, {', '.join(countries)}", flush=True)
+    return manifest
 
 
 def _ram_dir() -> Path | None:
@@ -146,20 +165,23 @@ class _BackgroundSync:
     US) as a sync of their own first, so they are served within a minute, then all of them (the
     first ones then find their snapshots current and are not written again)."""
 
-    def __init__(self, dependencies: deps.Dependencies, work: Path, saved: Callable[[], None]) -> None:
-        self.dependencies, self.work, self.saved = dependencies, work, saved
+    def __init__(
+        self, dependencies: deps.Dependencies, manifest: Path, work: Path, saved: Callable[[], None]
+    ) -> None:
+        self.dependencies, self.manifest, self.work, self.saved = dependencies, manifest, work, saved
         self.countries = _env_countries("LOCAL_SYNC_COUNTRIES")
         self.first = _env_countries("LOCAL_SYNC_FIRST", "US")
 
     def start_unless_current(self) -> None:
-        if not SHARED_MANIFEST.is_file():
-            print(f"No sample sources at {SHARED_MANIFEST}: the pool stays as it is.", flush=True)
+        if not self.manifest.is_file():
+            print(f"No sources at {self.manifest}: the pool stays as it is.", flush=True)
             return
         whole = self._target(self.countries)
         if sync_executor(self.dependencies, self.work).is_current(whole):
             print("The pool is current: its sources, configuration and format are unchanged.", flush=True)
             return
-        print("Syncing the sample sources in the background; /api/v1/data-health shows progress.", flush=True)
+        progress = "/api/v1/data-health shows progress"
+        print(f"Syncing the sources of {self.manifest.name} in the background; {progress}.", flush=True)
         threading.Thread(target=self._run, args=(whole,), name="sync", daemon=True).start()
 
     def _run(self, whole: SyncTarget) -> None:
@@ -180,9 +202,8 @@ class _BackgroundSync:
         self.saved()
         print(f"Sync finished{'' if report.ok else ' with failures'}; the pool is saved to disk.", flush=True)
 
-    @staticmethod
-    def _target(countries: frozenset[str] | None) -> SyncTarget:
-        return SyncTarget(manifest=SHARED_MANIFEST, root=SHARED_MANIFEST.parent, countries=countries)
+    def _target(self, countries: frozenset[str] | None) -> SyncTarget:
+        return SyncTarget(manifest=self.manifest, root=SHARED_MANIFEST.parent, countries=countries)
 
 
 def _env_countries(name: str, default: str = "") -> frozenset[str] | None:

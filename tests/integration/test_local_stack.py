@@ -52,7 +52,9 @@ def test_probes_and_openapi(stack: Stack) -> None:
 def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_first(
     stack: Stack, dev_dir: Path
 ) -> None:
-    assert any(line.startswith("Syncing the sample sources in the background") for line in stack.startup)
+    assert any(
+        line.startswith("Syncing the sources of manifest.json in the background") for line in stack.startup
+    )
     assert stack.request("GET", "/api/v1/health")[0] == 200  # served before the pool exists
     later = read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
     assert "Sync: AD published; now the rest." in later  # LOCAL_SYNC_FIRST, a sync of its own

@@ -56,14 +56,22 @@ class Stack:
         return create_token(self.env, scope, rate, "it")
 
 
-def start_stack(dev_dir: Path, port: int, ddb_port: int, countries: Iterable[str] = SYNCED) -> Stack:
+def start_stack(
+    dev_dir: Path,
+    port: int,
+    ddb_port: int,
+    countries: Iterable[str] = SYNCED,
+    first: str = "AD",
+    data: str = "samples",
+) -> Stack:
     process, env = launch(
         {
             "PORT": str(port),
             "DDB_PORT": str(ddb_port),
             "DEV_DIR": str(dev_dir),
             "LOCAL_SYNC_COUNTRIES": ",".join(countries),
-            "LOCAL_SYNC_FIRST": "AD",
+            "LOCAL_SYNC_FIRST": first,
+            "DATA": data,
         }
     )
     lines = read_until(process, "Serving http")
