@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 import logging
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from chalicelib.logs import log_event
 from chalicelib.reference.countries import facts
@@ -17,6 +18,8 @@ from chalicelib.sources.osm import read_osm
 from chalicelib.sources.overture import RowGroups, read_overture
 from chalicelib.sources.records import UNREADABLE_FILE, RawRecord
 from chalicelib.sources.variants import merge_variants
+
+RemoteOpener = Callable[[str], IO[bytes]]
 
 _READERS = {
     "openaddresses-geojson": read_geojson_lines,
@@ -32,12 +35,16 @@ _READERS = {
 _READ_ERRORS = (OSError, EOFError, ValueError, RuntimeError, csv.Error, zlib.error)
 
 
-def read_entry(entry: SourceEntry, root: Path) -> Iterator[RawRecord]:
+def read_entry(
+    entry: SourceEntry, root: Path, open_remote: RemoteOpener | None = None
+) -> Iterator[RawRecord]:
     """The entry's records, file by file. A file that breaks off keeps what was read before the break
-    and adds one UNREADABLE_FILE record, which the sync counts: the other files and sources go on."""
+    and adds one UNREADABLE_FILE record, which the sync counts: the other files and sources go on.
+    A file named by URL (an Overture part in Overture's bucket) is read in place through
+    `open_remote`, by ranges."""
     for name in entry.files:
         try:
-            yield from _read_file(entry, root / name)
+            yield from _read_file(entry, root, name, open_remote)
         except _READ_ERRORS as exc:
             log_event("source_unreadable", level=logging.WARNING, source=entry.id, file=name, error=repr(exc))
             yield RawRecord(
@@ -45,13 +52,27 @@ def read_entry(entry: SourceEntry, root: Path) -> Iterator[RawRecord]:
             )
 
 
-def _read_file(entry: SourceEntry, path: Path) -> Iterator[RawRecord]:
-    if entry.format == "overture-parquet":
-        groups = RowGroups(*entry.row_groups) if entry.row_groups else None
-        return read_overture(
-            path, source_id=entry.id, country=entry.country, language=entry.language, row_groups=groups
+def _read_file(
+    entry: SourceEntry, root: Path, name: str, open_remote: RemoteOpener | None
+) -> Iterator[RawRecord]:
+    language = entry.language
+    if entry.format != "overture-parquet":
+        yield from _READERS[entry.format](
+            root / name, source_id=entry.id, country=entry.country, language=language
         )
-    return _READERS[entry.format](path, source_id=entry.id, country=entry.country, language=entry.language)
+        return
+    groups = RowGroups(*entry.row_groups) if entry.row_groups else None
+    if "://" not in name:
+        yield from read_overture(
+            root / name, source_id=entry.id, country=entry.country, language=language, row_groups=groups
+        )
+        return
+    if open_remote is None:
+        raise OSError(f"{name} is named by URL, and this reader has no way to open one")
+    with open_remote(name) as part:
+        yield from read_overture(
+            part, source_id=entry.id, country=entry.country, language=language, row_groups=groups
+        )
 
 
 def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[str, list[Boundary]]:
@@ -71,6 +92,8 @@ def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[
     return found
 
 
-def read_group(group: SourceGroup, root: Path) -> Iterator[RawRecord]:
-    streams = [read_entry(entry, root) for entry in group.entries]
+def read_group(
+    group: SourceGroup, root: Path, open_remote: RemoteOpener | None = None
+) -> Iterator[RawRecord]:
+    streams = [read_entry(entry, root, open_remote) for entry in group.entries]
     return merge_variants(streams[0], streams[1:]) if len(streams) > 1 else streams[0]

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import boto3
 import pyarrow.parquet as pq
 from chalice.test import Client
 
 from chalicelib import deps
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.sources.overture_plan import Publication, manifest_entries, plan_tasks, row_group_facts
+from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
 from tests.support.factories import SOURCES, bearer, issue_token, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.sync import sync
@@ -23,6 +25,19 @@ pytestmark = needs_sources
 COUNTRIES = ("NO", "BE", "SG")
 FIRST, SECOND = "2026-10-21.0", "2026-11-18.0"
 CHANGELOG = SOURCES / "overture" / "changelog" / SECOND / "theme=addresses" / "type=address"
+
+
+PUBLIC_READ = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": "*",
+            "Action": ["s3:GetObject", "s3:ListBucket"],
+            "Resource": ["arn:aws:s3:::overture-replica", "arn:aws:s3:::overture-replica/*"],
+        }
+    ],
+}
 
 
 def _folder(release: str) -> str:
@@ -93,3 +108,33 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     again = client.http.get(f"/api/v1/generate?country=BE&seed=7&snapshot={snapshot}", headers=auth)
     assert again.status_code == 200, again.body
     assert json.loads(again.body)["data"]["result"]["address"] == pinned["result"]["address"]
+
+
+def test_parts_in_a_bucket_are_read_in_place_by_ranges_as_production_reads_overture_s(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    s3 = boto3.client("s3", region_name="us-west-2")
+    s3.create_bucket(Bucket="overture-replica", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
+    s3.put_bucket_policy(Bucket="overture-replica", Policy=json.dumps(PUBLIC_READ))  # as Overture's bucket
+    for path in sorted((SOURCES / _folder(SECOND)).glob("part-*.parquet")):
+        key = f"release/{SECOND}/{PARTS}/{path.name}"
+        s3.upload_file(
+            str(path), "overture-replica", key, ExtraArgs={"ACL": "public-read"}
+        )  # moto's HEAD reads ACLs
+    bucket = S3Releases("s3://overture-replica")
+    footers = {}
+    for part in bucket.parts(SECOND):
+        with bucket.open_part(SECOND, part) as opened:
+            footers[part] = row_group_facts(opened)
+    publication = Publication(
+        SECOND, bucket.location(SECOND), "see the dataset's terms", "© Overture Maps Foundation"
+    )
+    entries = manifest_entries(publication, plan_tasks(footers, COUNTRIES, max_rows=4_000))
+    assert all(e.files[0].startswith("s3://overture-replica/release/") for e in entries)
+    manifest = tmp_path / "remote.json"
+    manifest.write_text(json.dumps([e.model_dump(mode="json") for e in entries]), encoding="utf-8")
+
+    report = sync(dependencies, manifest)
+
+    assert {c: report.countries[c].addresses for c in COUNTRIES} == {"NO": 19, "BE": 658, "SG": 659}
+    assert {c: report.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")

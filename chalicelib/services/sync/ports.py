@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import IO, Any, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.directories import DirectoryKey, Entry
@@ -76,10 +76,12 @@ class WorkStore(Protocol):
 
 
 class SourceFiles(Protocol):
-    """The files a manifest names: `local(names)` is a folder holding them on this machine."""
+    """The files a manifest names: `local(names)` is a folder holding them on this machine; a file
+    named by URL (an Overture part in Overture's bucket) is read in place, by ranges."""
 
     def local(self, names: list[str]) -> Path: ...
     def stamp(self, name: str) -> str: ...
+    def open_remote(self, uri: str) -> IO[bytes]: ...
 
 
 class SourceStore(Protocol):

@@ -13,7 +13,7 @@ from chalicelib.services.sync.normalize import Dropped, normalize
 from chalicelib.services.sync.report import SourceTally
 from chalicelib.services.sync.survival import Row
 from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants
-from chalicelib.sources.reader import read_group
+from chalicelib.sources.reader import RemoteOpener, read_group
 
 
 def source_order(entries: list[SourceEntry], config: PoolConfig) -> list[SourceGroup]:
@@ -23,11 +23,17 @@ def source_order(entries: list[SourceEntry], config: PoolConfig) -> list[SourceG
 
 
 def read_rows(
-    group: SourceGroup, rank: int, root: Path, config: PoolConfig, source: SourceFacts, tally: SourceTally
+    group: SourceGroup,
+    rank: int,
+    root: Path,
+    config: PoolConfig,
+    source: SourceFacts,
+    tally: SourceTally,
+    open_remote: RemoteOpener | None = None,
 ) -> Iterator[Row]:
     """Validated, enriched rows of one source group in read order; rows dropped on the way are
     counted in `tally`."""
-    for raw in read_group(group, root):
+    for raw in read_group(group, root, open_remote):
         tally.read += 1
         candidate = normalize(raw, config.countries.get(raw.country), source.config)
         if isinstance(candidate, Dropped):

@@ -15,6 +15,37 @@ OVERTURE_BUCKET = "s3://overturemaps-us-west-2"
 PARTS = "theme=addresses/type=address"
 
 
+def is_remote(name: str) -> bool:
+    """A manifest file named by URL (an Overture part in Overture's bucket), read in place by ranges."""
+    return name.startswith("s3://")
+
+
+def open_remote(uri: str, client: Any = None) -> IO[bytes]:
+    """An object of a public bucket, opened for ranged reads (unsigned: no credentials needed)."""
+    bucket, key = uri.removeprefix("s3://").partition("/")[::2]
+    return io.BufferedReader(RangedObject(client or _public_client(), bucket, key), buffer_size=1 << 20)
+
+
+def remote_stamp(uri: str, client: Any = None) -> str:
+    """What a sync's fingerprint holds of a remote file: its ETag (a release's parts never change)."""
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    bucket, key = uri.removeprefix("s3://").partition("/")[::2]
+    try:
+        return str((client or _public_client()).head_object(Bucket=bucket, Key=key)["ETag"])
+    except (BotoCoreError, ClientError) as exc:
+        raise StorageUnavailable(f"{uri} cannot be read: {type(exc).__name__}") from exc
+
+
+def _public_client() -> Any:
+    import boto3
+    from botocore import UNSIGNED
+    from botocore.config import Config
+
+    # A public bucket: unsigned requests, so no credentials are needed or sent.
+    return boto3.client("s3", region_name="us-west-2", config=Config(signature_version=UNSIGNED))
+
+
 class LocalReleases:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -43,14 +74,7 @@ class S3Releases:
     @property
     def client(self) -> Any:
         if self._client is None:
-            import boto3
-            from botocore import UNSIGNED
-            from botocore.config import Config
-
-            # A public bucket: unsigned requests, so no credentials are needed or sent.
-            self._client = boto3.client(
-                "s3", region_name="us-west-2", config=Config(signature_version=UNSIGNED)
-            )
+            self._client = _public_client()
         return self._client
 
     def releases(self) -> list[str]:
@@ -65,8 +89,7 @@ class S3Releases:
         return f"s3://{self.bucket}/{self.prefix}release/{release}/{PARTS}"
 
     def open_part(self, release: str, part: str) -> IO[bytes]:
-        key = f"{self.prefix}release/{release}/{PARTS}/{part}"
-        return io.BufferedReader(RangedObject(self.client, self.bucket, key), buffer_size=1 << 20)
+        return open_remote(f"{self.location(release)}/{part}", self.client)
 
     def _list(self, prefix: str, delimiter: str = "") -> dict[str, list[str]]:
         from botocore.exceptions import BotoCoreError, ClientError

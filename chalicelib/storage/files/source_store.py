@@ -9,11 +9,12 @@ import os
 import shutil
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import boto3
 
 from chalicelib.sources.stored import StoredSource
+from chalicelib.storage.files.overture_bucket import is_remote, open_remote, remote_stamp
 
 
 class LocalSourceStore:
@@ -101,8 +102,13 @@ class LocalSourceFiles:
         return self.root
 
     def stamp(self, name: str) -> str:
+        if is_remote(name):
+            return remote_stamp(name)
         stat = (self.root / name).stat()
         return f"{stat.st_size}|{stat.st_mtime_ns}"
+
+    def open_remote(self, uri: str) -> IO[bytes]:
+        return open_remote(uri)
 
 
 class S3SourceFiles:
@@ -114,6 +120,8 @@ class S3SourceFiles:
 
     def local(self, names: list[str]) -> Path:
         for name in names:
+            if is_remote(name):
+                continue  # read in place, by ranges (open_remote)
             target = self.cache / name
             if not target.is_file():
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -126,9 +134,14 @@ class S3SourceFiles:
         """The content's SHA-256 from the acquisition's record; the ETag for a file put there by
         hand. Not the ETag alone: re-recording a multipart object's metadata (same bytes, new
         validators) rewrites it as one part, with a new ETag but the same content."""
+        if is_remote(name):
+            return remote_stamp(name)
         head = self.store.client.head_object(Bucket=self.store.bucket, Key=self.store.prefix + name)
         record = _from_metadata(head.get("Metadata", {}))
         return f"sha256:{record.sha256}" if record and record.sha256 else str(head["ETag"])
+
+    def open_remote(self, uri: str) -> IO[bytes]:
+        return open_remote(uri)
 
 
 def source_files(root: str, cache: Path) -> LocalSourceFiles | S3SourceFiles:

@@ -35,12 +35,13 @@ def plan(run: SyncRun) -> list[MapItem]:
 def map_source(run: SyncRun, item: MapItem) -> Tallied:
     job, config = run.job, run.config
     group = run.groups()[item.rank]
-    root = run.sources().local([name for entry in group.entries for name in entry.files])
+    files = run.sources()
+    root = files.local([name for entry in group.entries for name in entry.files])
     source = SourceFacts(group.family, group.primary, config.source(group.family), boundaries(run))
     tallies = Tallies()
     tally = tallies.tally(group.family, group.country)
     out = Partitioned(run.work, item.rank, MAP_BUFFER)
-    for row in read_rows(group, item.rank, root, config, source, tally):
+    for row in read_rows(group, item.rank, root, config, source, tally, files.open_remote):
         cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
         out.add("rows", cell, row_line(row))
         if row.osm_object is not None:
