@@ -20,8 +20,10 @@ from chalicelib.services.sync.sharding import (
     splitters,
 )
 from chalicelib.services.sync.stages import STAGES
+from chalicelib.services.sync.stages.map_sources import runner_of
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.steps import parse_step
+from chalicelib.sources.manifest import SourceEntry, SourceGroup
 
 
 def test_prefix_sums_place_each_cell_after_the_ones_before_it() -> None:
@@ -115,6 +117,28 @@ def test_items_past_a_lambdas_limits_run_as_a_container_task_when_the_deployment
     assert override["Environment"] == [{"Name": STEP_EVENT_VARIABLE, "Value.$": "States.JsonToString($)"}]
     alone = definition(function)["States"]["Stage map"]["ItemProcessor"]
     assert list(alone["States"]) == ["Task"]
+
+
+COMMON = {"language": "", "license": "x", "attribution": "x", "records": 10}
+
+
+def test_an_overture_task_runs_in_the_container_whatever_its_size() -> None:
+    """pyarrow is in the container image only (too large for the Lambda package)."""
+    overture = SourceEntry.model_validate(
+        {
+            "id": "o",
+            "country": "NO",
+            "format": "overture-parquet",
+            "files": ["p.parquet"],
+            "row_groups": [0, 1],
+        }
+        | COMMON
+    )
+    csv = SourceEntry.model_validate(
+        {"id": "c", "country": "NO", "format": "openaddresses-csv", "files": ["c"]} | COMMON
+    )
+    assert runner_of(SourceGroup(family="overture-NO", entries=(overture,))) == "container"
+    assert runner_of(SourceGroup(family="c", entries=(csv,))) == "lambda"
 
 
 def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> None:

@@ -15,6 +15,7 @@ from chalicelib.services.sync.stages.base import Stage, StageItem, Tallied
 from chalicelib.services.sync.stages.bounds import boundaries
 from chalicelib.services.sync.survival import Tallies
 from chalicelib.services.sync.task_files import Partitioned, row_line
+from chalicelib.sources.manifest import SourceGroup
 
 
 class MapItem(StageItem):
@@ -26,10 +27,15 @@ class MapItem(StageItem):
 
 
 def plan(run: SyncRun) -> list[MapItem]:
-    return [
-        MapItem(rank=rank, runner=runner_for(sum(e.records for e in group.entries)))
-        for rank, group in enumerate(run.groups())
-    ]
+    return [MapItem(rank=rank, runner=runner_of(group)) for rank, group in enumerate(run.groups())]
+
+
+def runner_of(group: SourceGroup) -> Runner:
+    """Overture's parts are read with pyarrow, which is in the sync's container image and not in
+    the Lambda package (165 MB past its limit): their tasks run in the container whatever their size."""
+    if any(entry.format == "overture-parquet" for entry in group.entries):
+        return "container"
+    return runner_for(sum(e.records for e in group.entries))
 
 
 def map_source(run: SyncRun, item: MapItem) -> Tallied:
