@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from chalicelib.reference.licences import LicencePolicy, load_licence_policy
+
 Box = tuple[float, float, float, float]  # west, south, east, north
 
 
@@ -65,6 +67,7 @@ class PoolConfig:
     sources: dict[str, SourceConfig]
     issues: tuple[ConfigIssue, ...] = field(default=())
     text: str = ""  # the configuration as read, for fingerprints
+    licences: LicencePolicy = field(default_factory=load_licence_policy)
 
     @property
     def enabled(self) -> list[str]:
@@ -89,8 +92,11 @@ def load_pool_config(countries_text: str | None = None, sources_text: str | None
     sources_raw = _json(sources_text, "sources.json", issues)
     countries = _parse_countries(countries_raw.get("countries", {}), issues)
     sources = _parse_sources(sources_raw.get("sources", {}), issues)
-    text = f"{countries_text}|{sources_text}"
-    return PoolConfig(countries=countries, sources=sources, issues=tuple(issues), text=text)
+    licences = load_licence_policy()
+    text = f"{countries_text}|{sources_text}|{licences.text}"
+    return PoolConfig(
+        countries=countries, sources=sources, issues=tuple(issues), text=text, licences=licences
+    )
 
 
 def _packaged(name: str) -> str:

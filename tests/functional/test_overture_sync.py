@@ -6,6 +6,7 @@ id; a request pinned to the first snapshot still answers after the second sync."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import boto3
@@ -13,6 +14,7 @@ import pyarrow.parquet as pq
 from chalice.test import Client
 
 from chalicelib import deps
+from chalicelib.reference.licences import load_licence_policy
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.sources.overture_plan import Publication, manifest_entries, plan_tasks, row_group_facts
 from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
@@ -138,3 +140,18 @@ def test_parts_in_a_bucket_are_read_in_place_by_ranges_as_production_reads_overt
 
     assert {c: report.countries[c].addresses for c in COUNTRIES} == {"NO": 19, "BE": 658, "SG": 659}
     assert {c: report.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")
+
+
+def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    """A policy that serves only unlisted terms: NO's rows name CC-BY-4.0 themselves and are
+    dropped and counted; BE's and SG's name none, so their entry's terms (unlisted) apply."""
+    policy = {"classes": {"attribution": ["CC-BY-4.0"]}, "accept": ["unlisted"]}
+    config = replace(dependencies.pool_config, licences=load_licence_policy(json.dumps(policy)))
+
+    report = sync(dependencies, _manifest(tmp_path, SECOND), config=config)
+
+    assert report.countries["NO"].status == "empty"
+    assert report.sources["overture-NO"].dropped == {"licence_not_accepted": 19}
+    assert {c: report.countries[c].addresses for c in ("BE", "SG")} == {"BE": 658, "SG": 659}

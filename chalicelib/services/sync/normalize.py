@@ -18,6 +18,7 @@ from chalicelib.sources.records import RawRecord
 
 class DropReason(StrEnum):
     COUNTRY_NOT_ENABLED = "country_not_enabled"
+    LICENCE_NOT_ACCEPTED = "licence_not_accepted"  # its licence's class is not in the policy's accept
     PLACEHOLDER_TEXT = "placeholder_text"
     PLACEHOLDER_NUMBER = "placeholder_number"
     INVALID_COORDINATES = "invalid_coordinates"

@@ -9,7 +9,7 @@ from pathlib import Path
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.dedupe import coordinate_precision_meters
 from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceFacts, publish
-from chalicelib.services.sync.normalize import Dropped, normalize
+from chalicelib.services.sync.normalize import Dropped, DropReason, normalize
 from chalicelib.services.sync.report import SourceTally
 from chalicelib.services.sync.survival import Row
 from chalicelib.sources.manifest import SourceEntry, SourceGroup, group_variants
@@ -35,6 +35,9 @@ def read_rows(
     counted in `tally`."""
     for raw in read_group(group, root, open_remote):
         tally.read += 1
+        if not config.licences.accepts(raw.license or group.primary.license):
+            tally.dropped[DropReason.LICENCE_NOT_ACCEPTED.value] += 1
+            continue
         candidate = normalize(raw, config.countries.get(raw.country), source.config)
         if isinstance(candidate, Dropped):
             tally.dropped[candidate.reason.value] += 1
