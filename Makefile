@@ -106,10 +106,10 @@ test:
 	@$(MAKE) --no-print-directory deploy-local
 
 ## Lint, types, and the unit, functional and testers'-package tests (no stack, browser or synth).
-test-fast: $(PY_STAMP) lint
-	@$(MAKE) --no-print-directory -j2 typecheck pytest-fast
+test-fast: $(PY_STAMP)
+	@$(MAKE) --no-print-directory -j3 lint typecheck pytest-fast
 
-# mypy beside pytest, as in make test: a cold cache's minute of mypy no longer comes first.
+# The linters and mypy beside pytest: a cold cache's minute of mypy no longer comes first.
 pytest-fast: $(PY_STAMP)
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --durations=15 tests/unit tests/functional clients/python/tests
 

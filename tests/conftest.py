@@ -33,9 +33,22 @@ def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
 
 
-# The longest file (the full sync of every source) first, then the rest of the integration suite
-# started early: a long file started last would run alone while the other worker waits.
-_FIRST = ("test_full_sync.py",)
+# The longest files first, longest first (the full sync of every source, then the functional files
+# of 10 s and more, measured), then the rest of the integration suite started early: a long file
+# started last would run alone while the other worker waits.
+_FIRST = (
+    "test_full_sync.py",
+    "test_state_machine.py",
+    "test_sync.py",
+    "test_sharded_sync.py",
+    "test_pinned_snapshots.py",
+    "test_generation.py",
+    "test_catalog.py",
+    "test_key_formats.py",
+    "test_export.py",
+    "test_client_context.py",
+    "test_overture_sync.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,7 +57,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     files by a shared session fixture, --dist loadgroup, does nothing under pytest 9: xdist 3.8
     renames the item's `_nodeid`, which pytest 9 no longer reads.)"""
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: (item.path.name not in _FIRST, item.path.parent.name != "integration"))
+        first = {name: rank for rank, name in enumerate(_FIRST)}
+        items.sort(
+            key=lambda item: (first.get(item.path.name, len(first)), item.path.parent.name != "integration")
+        )
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -131,15 +131,15 @@ def test_parts_in_a_bucket_are_read_in_place_by_ranges_as_production_reads_overt
     publication = Publication(
         SECOND, bucket.location(SECOND), "see the dataset's terms", "© Overture Maps Foundation"
     )
-    entries = manifest_entries(publication, plan_tasks(footers, COUNTRIES, max_rows=4_000))
+    entries = manifest_entries(publication, plan_tasks(footers, ["NO", "SG"], max_rows=4_000))
     assert all(e.files[0].startswith("s3://overture-replica/release/") for e in entries)
     manifest = tmp_path / "remote.json"
     manifest.write_text(json.dumps([e.model_dump(mode="json") for e in entries]), encoding="utf-8")
 
     report = sync(dependencies, manifest)
 
-    assert {c: report.countries[c].addresses for c in COUNTRIES} == {"NO": 19, "BE": 658, "SG": 659}
-    assert {c: report.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")
+    assert {c: report.countries[c].addresses for c in ("NO", "SG")} == {"NO": 19, "SG": 659}
+    assert {c: report.countries[c].status for c in ("NO", "SG")} == dict.fromkeys(("NO", "SG"), "published")
 
 
 def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(

@@ -36,6 +36,9 @@ from tests.support.throttled_writes import throttled_writes
 
 ACCOUNT, REGION = "123456789012", "us-east-1"
 SOURCE_IDS = ["nl-countrywide-bag", "osm-andorra-ad", "osm-andorra_2021-ad", "it-forte_dei_marmi-civici"]
+# Where a test is about a failure, not the build's equivalence: the same countries without the
+# 1.7 MB 2021 Andorra extract, which the bounds and map stages read in full (some 3 s a run).
+SMALL_SOURCE_IDS = [s for s in SOURCE_IDS if s != "osm-andorra_2021-ad"]
 # Every shared source is small enough for a Lambda, so the items all take the Choice's default.
 CONTAINER = Container(
     f"arn:aws:ecs:{REGION}:{ACCOUNT}:cluster/ags",
@@ -51,14 +54,14 @@ MOTO_CONFIG: DefaultConfig = {
 }
 
 
-def _upload_sources(s3: Any, tmp_path: Path) -> Path:
+def _upload_sources(s3: Any, tmp_path: Path, source_ids: list[str] = SOURCE_IDS) -> Path:
     """The chosen entries of the shared manifest, and their files, in a source-store bucket as
     the acquisition leaves them (relative keys, the manifest beside them). Their upstream URLs are
     dropped: this machine has no internet, and the acquisition's fetching is tested on its own."""
     entries = [
         {**e, "upstream": ""}
         for e in json.loads((SOURCES / "manifest.json").read_text())
-        if e["id"] in SOURCE_IDS
+        if e["id"] in source_ids
     ]
     s3.create_bucket(Bucket="ags-sources")
     for entry in entries:
@@ -199,7 +202,7 @@ def test_a_country_whose_writes_fail_is_reported_failed_and_the_others_are_publi
         assert ("Catch" in task) == (stage in ("plan", "write", "index"))
     with throttled_writes("NL") as fault, _wired(tmp_path, monkeypatch) as wired:
         s3 = boto3.client("s3", region_name=REGION)
-        _upload_sources(s3, tmp_path)
+        _upload_sources(s3, tmp_path, SMALL_SOURCE_IDS)
         s3.create_bucket(Bucket="ags-work")
         machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
         CALLS.clear()
@@ -256,7 +259,7 @@ def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes
         "End": True,
     }
     s3 = boto3.client("s3", region_name=REGION)
-    _upload_sources(s3, tmp_path)
+    _upload_sources(s3, tmp_path, SMALL_SOURCE_IDS)
     s3.create_bucket(Bucket="ags-work")
     machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
     CALLS.clear()
@@ -267,7 +270,7 @@ def test_an_acquire_task_that_fails_leaves_the_store_as_it_was_and_the_sync_goes
         FAILING.clear()
     assert run["status"] == "SUCCEEDED", run.get("cause")
     tried = [c for c in CALLS if c["event"]["action"] == "acquire"]
-    assert len(tried) >= len(SOURCE_IDS)  # every entry tried (Step Functions retries each)
+    assert len(tried) >= len(SMALL_SOURCE_IDS)  # every entry tried (Step Functions retries each)
     assert any(c["event"]["action"] == "close" for c in CALLS)  # the build went on to its stages
     assert wired.stores.registry.active_snapshot("AD") is not None
 
