@@ -47,7 +47,9 @@ def row_group_facts(part: Path | IO[bytes]) -> list[RowGroupFacts]:
 
     parquet = pq.ParquetFile(part)
     metadata = parquet.metadata
-    column = parquet.schema_arrow.get_field_index("country")
+    # The footer's statistics are per leaf column: `bbox` alone is four, so the leaf is found by its
+    # path, not by the field's place in the Arrow schema.
+    column = next(i for i in range(metadata.num_columns) if metadata.schema.column(i).path == "country")
     facts = []
     for index in range(metadata.num_row_groups):
         group = metadata.row_group(index)

@@ -5,15 +5,16 @@ its row budget unless one row group is."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from pathlib import Path
+from typing import IO, Any, cast
 
 import pyarrow.parquet as pq
 import pytest
 
 from chalicelib.sources.overture import read_overture
 from chalicelib.sources.overture_plan import (
-    OvertureTask,
     RowGroupFacts,
     countries_of,
     newest_release,
@@ -63,6 +64,42 @@ def test_each_row_group_s_countries_are_exactly_the_ones_it_holds(
     assert any(len(g.countries) > 1 for groups in footers.values() for g in groups)  # a border was crossed
 
 
+class _CountedReads(io.RawIOBase):
+    """A part read from disk, its reads counted: what a bucket's ranged GETs would be."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._file = path.open("rb")
+        self.reads = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def readinto(self, buffer: Any) -> int:
+        self.reads += 1
+        return self._file.readinto(buffer)
+
+
+def test_a_single_country_row_group_is_known_from_the_footer_alone(
+    footers: dict[str, list[RowGroupFacts]],
+) -> None:
+    for name, groups in footers.items():
+        counted = _CountedReads(_folder("2026-11-18.0") / name)
+        assert row_group_facts(cast(IO[bytes], counted)) == groups
+        straddling = sum(len(g.countries) > 1 for g in groups)
+        assert straddling < len(groups) // 2
+        assert counted.reads <= 2 + straddling  # the footer (its length, then itself), then one read each
+
+
 def test_the_tasks_read_every_row_of_every_country_once_within_their_budget(
     footers: dict[str, list[RowGroupFacts]],
 ) -> None:
@@ -94,4 +131,3 @@ def test_a_row_group_larger_than_the_budget_is_a_task_of_its_own_and_unwanted_co
         ("AA", 0, 1, 5),
         ("AA", 1, 2, 50),
     ]
-    assert all(isinstance(t, OvertureTask) for t in tasks)
