@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from chalicelib.errors import StorageUnavailable
 from chalicelib.logs import log_event
 from chalicelib.reference.countries import facts
 from chalicelib.sources.boundaries import Boundary, read_boundaries
@@ -69,10 +70,15 @@ def _read_file(
         return
     if open_remote is None:
         raise OSError(f"{name} is named by URL, and this reader has no way to open one")
-    with open_remote(name) as part:
-        yield from read_overture(
-            part, source_id=entry.id, country=entry.country, language=language, row_groups=groups
-        )
+    try:
+        with open_remote(name) as part:
+            yield from read_overture(
+                part, source_id=entry.id, country=entry.country, language=language, row_groups=groups
+            )
+    except _READ_ERRORS as exc:
+        # A lost connection or a timeout half-way: the task fails (and is retried) rather than
+        # publish the country without the rest of its rows, as a damaged local file would.
+        raise StorageUnavailable(f"{name} could not be read whole ({type(exc).__name__})") from exc
 
 
 def read_country_boundaries(entries: Iterable[SourceEntry], root: Path) -> dict[str, list[Boundary]]:

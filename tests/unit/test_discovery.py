@@ -11,9 +11,11 @@ from typing import Any
 
 import boto3
 import pycountry
+import pytest
 from moto import mock_aws
 
 from chalicelib.cli.main import main
+from chalicelib.errors import ConfigurationError
 from chalicelib.reference.pool_config import load_pool_config
 from chalicelib.services.sync.discovery import Discovered, discover
 from chalicelib.sources.geofabrik import parse_index
@@ -113,3 +115,9 @@ def test_the_command_writes_a_manifest_the_sync_reads(tmp_path: Path) -> None:
     printed = printed_to.getvalue()
     assert "Overture release: 2026-11-18.0" in printed
     assert f"{len(entries)} entries written" in printed
+
+
+def test_a_newest_release_without_parts_is_an_error_not_a_switch_to_osm(tmp_path: Path) -> None:
+    (tmp_path / "release" / "2026-12-16.0").mkdir(parents=True)
+    with pytest.raises(ConfigurationError, match="lists no parts"):
+        _discover(LocalReleases(tmp_path))

@@ -5,13 +5,16 @@ losing or repeating a row; a row whose geometry is not a point is counted, not g
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any, cast
 
 import pytest
 
-from chalicelib.sources.manifest import load_manifest
+from chalicelib.errors import StorageUnavailable
+from chalicelib.sources.manifest import SourceEntry, load_manifest
 from chalicelib.sources.overture import RowGroups, read_overture, row_group_count, to_record
 from chalicelib.sources.reader import read_entry
 from chalicelib.sources.records import MALFORMED_ROW, RawRecord
@@ -70,18 +73,18 @@ def test_norway_s_postal_town_is_the_city_and_its_municipality_the_district() ->
 
 
 def test_row_group_ranges_split_a_part_without_losing_or_repeating_a_row() -> None:
-    part = _parts()[0]  # DK is split across both parts, and within this one over several row groups
+    part = _parts()[0]  # IS fills row groups 9 to 19 of this part: the cuts fall inside its run
     groups = row_group_count(part)
-    assert groups >= 3
-    whole = [r.overture_id for r in read_overture(part, source_id="o", country="DK", language="")]
-    pieces = [RowGroups(0, 1), RowGroups(1, groups // 2), RowGroups(groups // 2, groups)]
+    assert groups >= 20
+    whole = [r.overture_id for r in read_overture(part, source_id="o", country="IS", language="")]
+    pieces = [RowGroups(0, 10), RowGroups(10, 11), RowGroups(11, 15), RowGroups(15, groups)]
     split = [
         r.overture_id
         for p in pieces
-        for r in read_overture(part, source_id="o", country="DK", language="", row_groups=p)
+        for r in read_overture(part, source_id="o", country="IS", language="", row_groups=p)
     ]
     assert split == whole
-    assert whole
+    assert len(whole) > 10_000
 
 
 def test_a_row_whose_geometry_is_not_a_point_is_malformed() -> None:
@@ -91,3 +94,60 @@ def test_a_row_whose_geometry_is_not_a_point_is_malformed() -> None:
     assert to_record(row, source_id="o", language="").defect == ""
     for broken in (None, b"", row["geometry"][:-1], bytes([1, 2, 0, 0, 0]) + row["geometry"][5:]):
         assert to_record({**row, "geometry": broken}, source_id="o", language="").defect == MALFORMED_ROW
+
+
+def test_a_big_endian_point_reads_as_its_little_endian_twin() -> None:
+    import struct
+
+    import pyarrow.parquet as pq
+
+    row = pq.ParquetFile(_parts()[1]).read_row_group(0).slice(0, 1).to_pylist()[0]
+    x, y = struct.unpack("<dd", row["geometry"][5:])
+    big = b"\x00" + struct.pack(">Idd", 1, x, y)
+    read = to_record({**row, "geometry": big}, source_id="o", language="")
+    assert (read.lon, read.lat, read.defect) == (repr(x), repr(y), "")
+
+
+class _BreaksOff(io.RawIOBase):
+    """A part whose connection is lost after some reads, as a ranged GET can be."""
+
+    def __init__(self, path: Path, reads: int) -> None:
+        super().__init__()
+        self._file, self._left = path.open("rb"), reads
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def readinto(self, buffer: Any) -> int:
+        self._left -= 1
+        if self._left < 0:
+            raise ConnectionResetError("the connection was lost")
+        return self._file.readinto(buffer)
+
+
+def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewer_rows() -> None:
+    part = _parts()[0]
+    entry = SourceEntry.model_validate(
+        {
+            "id": "overture-IS",
+            "country": "IS",
+            "format": "overture-parquet",
+            "files": [f"s3://bucket/{part.name}"],
+            "language": "",
+            "license": "x",
+            "attribution": "x",
+        }
+    )
+    whole = list(read_entry(entry, SOURCES, lambda _: cast(IO[bytes], _BreaksOff(part, 10_000))))
+    assert len(whole) == 20_241 - sum(1 for r in whole if r.defect)  # read whole when nothing breaks
+    with pytest.raises(StorageUnavailable, match="could not be read whole"):
+        list(read_entry(entry, SOURCES, lambda _: cast(IO[bytes], _BreaksOff(part, 6))))

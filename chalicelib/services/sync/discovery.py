@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Protocol
 
+from chalicelib.errors import ConfigurationError
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.sources.geofabrik import Extract, NoExtract, extracts_for
 from chalicelib.sources.manifest import SourceEntry
@@ -55,8 +56,11 @@ def discover(
     entries: list[SourceEntry] = []
     held: set[str] = set()
     if release is not None:
+        parts = releases.parts(release)
+        if not parts:  # never fall back to OSM for every country on a listing's hiccup
+            raise ConfigurationError(f"Overture release {release} lists no parts")
         footers = {}
-        for part in releases.parts(release):
+        for part in parts:
             with releases.open_part(release, part) as opened:
                 footers[part] = row_group_facts(opened)
         held = countries_of(footers) & enabled

@@ -102,12 +102,10 @@ def _origin(candidate: Candidate, source: SourceFacts) -> str:
 def _provenance(candidate: Candidate, entry: SourceEntry) -> Provenance:
     """A row naming its own dataset (Overture's) is served under it and under its own licence where
     it gives one; the others under their manifest entry's."""
-    raw = candidate.raw
+    raw, source_id = candidate.raw, entry.family or entry.id  # a family outlives its tasks' entries
     if not raw.dataset:
-        return Provenance(entry.id, entry.license, entry.attribution)
-    return Provenance(
-        f"{entry.family or entry.id}:{raw.dataset}", raw.license or entry.license, entry.attribution
-    )
+        return Provenance(source_id, entry.license, entry.attribution)
+    return Provenance(f"{source_id}:{raw.dataset}", raw.license or entry.license, entry.attribution)
 
 
 def _identity_text(candidate: Candidate) -> str:

@@ -35,7 +35,8 @@ def read_rows(
     counted in `tally`."""
     for raw in read_group(group, root, open_remote):
         tally.read += 1
-        if not config.licences.accepts(raw.license or group.primary.license):
+        # A damaged row keeps its own reason (normalize's); any other is held to the licence policy.
+        if not raw.defect and not config.licences.accepts(raw.license or group.primary.license):
             tally.dropped[DropReason.LICENCE_NOT_ACCEPTED.value] += 1
             continue
         candidate = normalize(raw, config.countries.get(raw.country), source.config)
