@@ -5,7 +5,6 @@ like the manifest, with the manifest beside it, so `sync --manifest <cache>/mani
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 from functools import partial
 from pathlib import Path
@@ -16,7 +15,7 @@ from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
 from chalicelib.services.sync.discovery import TASK_ROWS, discover
 from chalicelib.sources.geofabrik import parse_index
-from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.manifest import load_manifest, save_manifest
 from chalicelib.sources.upstream import FetchPolicy, fetch
 from chalicelib.storage.files.overture_bucket import OVERTURE_BUCKET, LocalReleases, S3Releases
 from chalicelib.storage.files.source_store import LocalSourceStore
@@ -89,8 +88,7 @@ def run_discover(args: argparse.Namespace, out: TextIO) -> int:
         raise ConfigurationError(f"unreadable Geofabrik index {args.geofabrik_index}: {exc}") from exc
     names = {c.alpha_2: c.name for c in pycountry.countries}
     found = discover(releases, extracts, load_pool_config(), names, task_rows=args.task_rows)
-    entries = [e.model_dump(mode="json", exclude_defaults=True) for e in found.entries]
-    args.out.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    save_manifest(found.entries, args.out)
     per_country: dict[str, list[str]] = {}
     for entry in found.entries:
         per_country.setdefault(entry.country, []).append(entry.format)

@@ -61,6 +61,12 @@ def load_manifest(path: Path) -> list[SourceEntry]:
         raise ConfigurationError(f"unreadable source manifest {path}: {exc}") from exc
 
 
+def save_manifest(entries: Iterable[SourceEntry], path: Path) -> None:
+    """The manifest as load_manifest reads it, one field a line where set, for an operator to diff."""
+    docs = [e.model_dump(mode="json", exclude_defaults=True) for e in entries]
+    path.write_text(json.dumps(docs, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def group_variants(entries: Iterable[SourceEntry], primary_languages: dict[str, str]) -> list[SourceGroup]:
     """Group OpenAddresses language variants (`...-ja`/`...-en`): same country, format and family.
     The variant in the country's primary language leads; the others add names."""

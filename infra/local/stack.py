@@ -8,7 +8,6 @@ first pool took 24 minutes that way on the development machine, 7 in /dev/shm)."
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import shutil
@@ -104,12 +103,12 @@ def _overture_manifest(dev_dir: Path) -> Path:
     extracts: the replica's countries only)."""
     from chalicelib.reference.pool_config import load_pool_config
     from chalicelib.services.sync.discovery import discover
+    from chalicelib.sources.manifest import save_manifest
     from chalicelib.storage.files.overture_bucket import LocalReleases
 
     found = discover(LocalReleases(OVERTURE_REPLICA), [], load_pool_config(), {})
     manifest = dev_dir / "overture-manifest.json"
-    entries = [e.model_dump(mode="json", exclude_defaults=True) for e in found.entries]
-    manifest.write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    save_manifest(found.entries, manifest)
     countries = sorted({e.country for e in found.entries})
     print(f"Overture release {found.release}: {len(found.entries)} tasks, {', '.join(countries)}", flush=True)
     return manifest
