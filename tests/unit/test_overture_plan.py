@@ -5,10 +5,8 @@ its row budget unless one row group is."""
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from pathlib import Path
-from typing import IO, Any, cast
 
 import pyarrow.parquet as pq
 import pytest
@@ -22,6 +20,7 @@ from chalicelib.sources.overture_plan import (
     row_group_facts,
 )
 from tests.support.factories import SOURCES, needs_sources
+from tests.support.part_files import PartFile
 
 pytestmark = needs_sources
 
@@ -64,37 +63,12 @@ def test_each_row_group_s_countries_are_exactly_the_ones_it_holds(
     assert any(len(g.countries) > 1 for groups in footers.values() for g in groups)  # a border was crossed
 
 
-class _CountedReads(io.RawIOBase):
-    """A part read from disk, its reads counted: what a bucket's ranged GETs would be."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__()
-        self._file = path.open("rb")
-        self.reads = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return self._file.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self._file.tell()
-
-    def readinto(self, buffer: Any) -> int:
-        self.reads += 1
-        return self._file.readinto(buffer)
-
-
 def test_a_single_country_row_group_is_known_from_the_footer_alone(
     footers: dict[str, list[RowGroupFacts]],
 ) -> None:
     for name, groups in footers.items():
-        counted = _CountedReads(_folder("2026-11-18.0") / name)
-        assert row_group_facts(cast(IO[bytes], counted)) == groups
+        counted = PartFile(_folder("2026-11-18.0") / name)
+        assert row_group_facts(counted.opened()) == groups
         straddling = sum(len(g.countries) > 1 for g in groups)
         assert straddling < len(groups) // 2
         assert counted.reads <= 2 + straddling  # the footer (its length, then itself), then one read each

@@ -5,11 +5,9 @@ losing or repeating a row; a row whose geometry is not a point is counted, not g
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, cast
 
 import pytest
 
@@ -19,6 +17,7 @@ from chalicelib.sources.overture import RowGroups, read_overture, row_group_coun
 from chalicelib.sources.reader import read_entry
 from chalicelib.sources.records import MALFORMED_ROW, RawRecord
 from tests.support.factories import SOURCES, needs_sources
+from tests.support.part_files import PartFile
 
 pytestmark = needs_sources
 
@@ -108,32 +107,6 @@ def test_a_big_endian_point_reads_as_its_little_endian_twin() -> None:
     assert (read.lon, read.lat, read.defect) == (repr(x), repr(y), "")
 
 
-class _BreaksOff(io.RawIOBase):
-    """A part whose connection is lost after some reads, as a ranged GET can be."""
-
-    def __init__(self, path: Path, reads: int) -> None:
-        super().__init__()
-        self._file, self._left = path.open("rb"), reads
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        return self._file.seek(offset, whence)
-
-    def tell(self) -> int:
-        return self._file.tell()
-
-    def readinto(self, buffer: Any) -> int:
-        self._left -= 1
-        if self._left < 0:
-            raise ConnectionResetError("the connection was lost")
-        return self._file.readinto(buffer)
-
-
 def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewer_rows() -> None:
     part = _parts()[0]
     entry = SourceEntry.model_validate(
@@ -147,7 +120,7 @@ def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewe
             "attribution": "x",
         }
     )
-    whole = list(read_entry(entry, SOURCES, lambda _: cast(IO[bytes], _BreaksOff(part, 10_000))))
+    whole = list(read_entry(entry, SOURCES, lambda _: PartFile(part).opened()))
     assert len(whole) == 20_241 - sum(1 for r in whole if r.defect)  # read whole when nothing breaks
     with pytest.raises(StorageUnavailable, match="could not be read whole"):
-        list(read_entry(entry, SOURCES, lambda _: cast(IO[bytes], _BreaksOff(part, 6))))
+        list(read_entry(entry, SOURCES, lambda _: PartFile(part, breaks_after=6).opened()))
