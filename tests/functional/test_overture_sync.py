@@ -6,6 +6,7 @@ id; a request pinned to the first snapshot still answers after the second sync."
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -57,9 +58,26 @@ def _manifest(directory: Path, release: str) -> Path:
     return path
 
 
-def _changed(kind: str) -> int:
-    rows = pq.read_table(next((CHANGELOG / f"change_type={kind}").glob("*.parquet")), columns=["id"]).num_rows
-    return int(rows)
+def _changed(kind: str, release: str) -> Counter[str]:
+    """The changelog's rows of one kind per country: its ids looked up in the release holding them
+    (the added in the new release, the removed in the old; the changelog itself has no country)."""
+    ids = set(
+        pq.read_table(next((CHANGELOG / f"change_type={kind}").glob("*.parquet")), columns=["id"])[
+            "id"
+        ].to_pylist()
+    )
+    countries: Counter[str] = Counter()
+    for part in sorted((SOURCES / _folder(release)).glob("part-*.parquet")):
+        rows = pq.read_table(part, columns=["id", "country"]).to_pydict()
+        countries.update(c for i, c in zip(rows["id"], rows["country"], strict=True) if i in ids)
+    return countries
+
+
+def _address_items(wired: deps.Dependencies) -> int:
+    """The pool's address items (by slot `O#` and by id `I#`; docs/architecture.md's key formats)."""
+    pages = boto3.client("dynamodb", region_name="us-east-1").get_paginator("scan")
+    keys = pages.paginate(TableName=wired.stores.pool.table_name, ProjectionExpression="pk")
+    return sum(1 for page in keys for item in page["Items"] if item["pk"]["S"][:2] in ("O#", "I#"))
 
 
 def _served(wired: deps.Dependencies, country: str) -> dict[str, dict[str, object]]:
@@ -97,6 +115,7 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     pinned = json.loads(client.http.get("/api/v1/generate?country=BE&seed=7", headers=auth).body)["data"]
     snapshot = pinned["snapshotId"]
 
+    items_before = _address_items(dependencies)
     second = sync(dependencies, _manifest(tmp_path, SECOND))
     after = {c: _served(dependencies, c) for c in COUNTRIES}
     kept = sum(len(before[c].keys() & after[c].keys()) for c in COUNTRIES)
@@ -104,7 +123,14 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     new = sum(len(after[c].keys() - before[c].keys()) for c in COUNTRIES)
     assert (gone, new) == (15, 15)  # the changelog's 1 + 7 + 7 removed and added rows of NO, BE, SG
     assert kept == sum(len(before[c]) for c in COUNTRIES) - 15
-    assert _changed("removed") == _changed("added") == 1_001  # all ten countries'
+    added, removed = _changed("added", SECOND), _changed("removed", FIRST)
+    assert added.total() == removed.total() == 1_001  # all ten countries'
+    assert {c: (second.countries[c].added, second.countries[c].removed) for c in COUNTRIES} == {
+        c: (added[c], removed[c]) for c in COUNTRIES
+    }
+    # Only the changes are written: two pool items per added address (a removed one is tagged in
+    # the ledger, its items kept for the pinned first snapshot), none for the 1,322 kept ones.
+    assert _address_items(dependencies) - items_before == 2 * sum(added[c] for c in COUNTRIES) == 30
     assert {c: second.countries[c].status for c in COUNTRIES} == dict.fromkeys(COUNTRIES, "published")
 
     again = client.http.get(f"/api/v1/generate?country=BE&seed=7&snapshot={snapshot}", headers=auth)
