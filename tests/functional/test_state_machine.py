@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -18,17 +19,22 @@ import pytest
 from moto import mock_aws
 from moto.awslambda_simple.models import lambda_simple_backends
 from moto.core.config import DefaultConfig
+from moto.ecs.models import ecs_backends
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
+from moto.stepfunctions.parser.asl.component.state.exec.state_task.service import state_task_service_ecs
 
 from chalicelib import deps
 from chalicelib.cli.main import main
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
+from chalicelib.services.sync.discovery import discover
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sources.manifest import save_manifest
 from chalicelib.storage.dynamodb.tables import create_missing_tables
+from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
 from tests.support.factories import SOURCES, make_settings, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.sync_oracle import collect
@@ -318,3 +324,115 @@ def test_the_deployed_acquisition_refuses_a_private_address(wired: deps.Dependen
     assert result["status"] == "failed"
     assert "non-public address" in result["error"]
     assert "Contents" not in s3.list_objects_v2(Bucket="ags-sources")  # nothing kept
+
+
+# The replica's newest release, in a public bucket laid out as Overture's.
+OVERTURE_RELEASE = "2026-11-18.0"
+OVERTURE_PUBLIC = {"LocationConstraint": "us-west-2"}
+
+
+def _overture_bucket() -> S3Releases:
+    west = boto3.client("s3", region_name="us-west-2")
+    west.create_bucket(Bucket="overture-replica", CreateBucketConfiguration=OVERTURE_PUBLIC)
+    folder = SOURCES / "overture" / "release" / OVERTURE_RELEASE / PARTS
+    for path in sorted(folder.glob("part-*.parquet")):
+        key = f"release/{OVERTURE_RELEASE}/{PARTS}/{path.name}"
+        west.upload_file(str(path), "overture-replica", key, ExtraArgs={"ACL": "public-read"})
+    return S3Releases("s3://overture-replica")
+
+
+CONTAINER_RUNS: list[tuple[dict[str, Any], int]] = []
+
+
+def _renamed(value: Any, first: Callable[[str], str]) -> Any:
+    """Member names with their first letter changed, all the way down: the ECS API's
+    (`launchType`, `containerOverrides`) from the state's (`LaunchType`, `ContainerOverrides`),
+    and back for the answer, as Step Functions' ECS integration maps them."""
+    if isinstance(value, dict):
+        return {first(k[:1]) + k[1:]: _renamed(v, first) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v, first) for v in value]
+    return value
+
+
+def _in_place(first: Callable[[str], str]) -> Callable[..., None]:
+    def rename(self: Any, *args: Any, **kwargs: Any) -> None:
+        members = args[0] if args else kwargs.get("response", kwargs.get("parameters"))
+        if isinstance(members, dict):
+            renamed = _renamed(members, first)
+            members.clear()
+            members.update(renamed)
+
+    return rename
+
+
+@contextmanager
+def _fargate(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """ECS for the state machine's container items: RunTask runs the image's entry point
+    (`python -m chalicelib.cli sync-step`, its event in the environment) in this process, and
+    the task has stopped when Step Functions first describes it. moto's interpreter passes the
+    state's parameters to ECS as written; Step Functions maps their names to the API's."""
+
+    ecs_integration = state_task_service_ecs.StateTaskServiceEcs
+    monkeypatch.setattr(ecs_integration, "_normalise_parameters", _in_place(str.lower))
+    monkeypatch.setattr(ecs_integration, "_normalise_response", _in_place(str.upper))
+    ecs = boto3.client("ecs", region_name=REGION)
+    ecs.create_cluster(clusterName="ags")
+    ecs.register_task_definition(
+        family="ags-sync-step",
+        containerDefinitions=[{"name": CONTAINER.container_name, "image": "ags-sync-step", "memory": 8192}],
+    )
+    backend = ecs_backends[ACCOUNT][REGION]
+    started = backend.run_task
+    one_container = threading.Lock()
+
+    def run_task(cluster: str, definition: str, count: int, overrides: Any, *rest: Any) -> Any:
+        environment = overrides["containerOverrides"][0]["environment"]
+        event = next(e["value"] for e in environment if e["name"] == STEP_EVENT_VARIABLE)
+        with one_container:  # the Map's items run at once, and the event is in the process's environment
+            monkeypatch.setenv(STEP_EVENT_VARIABLE, event)
+            CONTAINER_RUNS.append((json.loads(event), main(["sync-step"], io.StringIO())))
+        tasks = started(cluster, definition, count, overrides, *rest)
+        for task in tasks:
+            task.last_status = "STOPPED"
+        return tasks
+
+    backend.run_task = run_task  # type: ignore[method-assign,assignment]
+    try:
+        yield
+    finally:
+        backend.__dict__.pop("run_task", None)
+
+
+@needs_sources
+def test_overture_parts_are_read_in_place_by_the_container_and_published(
+    wired: deps.Dependencies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Production's Overture path: discovery's manifest names parts by their s3:// URLs and
+    row groups; the Acquire state leaves them where they are; each map item runs in the
+    container (pyarrow is not in the Lambda package), reading its row groups by ranged GETs."""
+    found = discover(_overture_bucket(), [], wired.pool_config, {}, task_rows=4_000)
+    entries = [e for e in found.entries if e.country in ("NO", "SG")]
+    assert {e.files[0].split("/release/")[0] for e in entries} == {"s3://overture-replica"}
+    save_manifest(entries, tmp_path / "manifest.json")
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.create_bucket(Bucket="ags-sources")
+    s3.upload_file(str(tmp_path / "manifest.json"), "ags-sources", "sources/manifest.json")
+    s3.create_bucket(Bucket="ags-work")
+    machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
+    CALLS.clear()
+    CONTAINER_RUNS.clear()
+
+    with _fargate(monkeypatch):
+        run = _run(machine, "sync-overture")
+
+    assert run["status"] == "SUCCEEDED", run.get("cause")
+    in_container = sorted((event["stage"], event["item"]["rank"], code) for event, code in CONTAINER_RUNS)
+    assert in_container == [("map", rank, 0) for rank in range(len(entries))]  # each Overture item once
+    in_lambda = [c for c in CALLS if c["event"]["action"] == "task" and c["event"]["stage"] == "map"]
+    assert not in_lambda
+    stored = wired.stores.registry.latest_sync_report()
+    assert stored is not None
+    report = SyncReport.from_dict(stored)
+    assert {c: report.countries[c].addresses for c in ("NO", "SG")} == {"NO": 19, "SG": 659}
+    assert {c: report.countries[c].status for c in ("NO", "SG")} == dict.fromkeys(("NO", "SG"), "published")
