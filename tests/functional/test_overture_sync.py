@@ -15,13 +15,14 @@ import pyarrow.parquet as pq
 from chalice.test import Client
 
 from chalicelib import deps
+from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.reference.licences import load_licence_policy
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.sources.overture_plan import Publication, manifest_entries, plan_tasks, row_group_facts
 from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
 from tests.support.factories import SOURCES, bearer, issue_token, needs_sources
 from tests.support.fakes import FakeClock
-from tests.support.sync import sync
+from tests.support.sync import sync, write_manifest
 
 pytestmark = needs_sources
 
@@ -80,14 +81,19 @@ def _address_items(wired: deps.Dependencies) -> int:
     return sum(1 for page in keys for item in page["Items"] if item["pk"]["S"][:2] in ("O#", "I#"))
 
 
-def _served(wired: deps.Dependencies, country: str) -> dict[str, dict[str, object]]:
+def _addresses(wired: deps.Dependencies, country: str) -> list[PublishedAddress]:
     snapshot = wired.stores.registry.active_snapshot(country)
     assert snapshot is not None
     # Every slot of every generation the snapshot spans (a removed address's slot is empty).
     addresses = wired.stores.pool.get_many_by_ordinal(snapshot.placement, range(snapshot.placement.slots))
     assert len(addresses) == snapshot.count
+    return list(addresses.values())
+
+
+def _served(wired: deps.Dependencies, country: str) -> dict[str, dict[str, object]]:
     return {
-        a.id: {"source": a.provenance.source_id, "license": a.provenance.license} for a in addresses.values()
+        a.id: {"source": a.provenance.source_id, "license": a.provenance.license}
+        for a in _addresses(wired, country)
     }
 
 
@@ -181,3 +187,25 @@ def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(
     assert report.countries["NO"].status == "empty"
     assert report.sources["overture-NO"].dropped == {"licence_not_accepted": 19}
     assert {c: report.countries[c].addresses for c in ("BE", "SG")} == {"BE": 658, "SG": 659}
+
+
+def test_an_address_overture_and_its_own_publisher_both_serve_is_served_once(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    """NO's Overture rows are Kartverket's, which the manifest also reads from OpenAddresses:
+    each address is served once, the other publication counted as its duplicate."""
+    overture = json.loads(_manifest(tmp_path, SECOND).read_text(encoding="utf-8"))
+    kartverket = json.loads(
+        write_manifest(tmp_path, ["no-countrywide-kartverket"]).read_text(encoding="utf-8")
+    )
+    both = tmp_path / "both.json"
+    both.write_text(json.dumps([e for e in overture if e["country"] == "NO"] + kartverket), encoding="utf-8")
+
+    report = sync(dependencies, both)
+
+    overture_no, kartverket_no = report.sources["overture-NO"], report.sources["no-countrywide-kartverket"]
+    assert (overture_no.read, overture_no.kept) == (19, 19)  # the manifest reads Overture first
+    assert (kartverket_no.read, kartverket_no.kept, kartverket_no.dropped) == (20, 1, {"duplicate": 19})
+    served = _addresses(dependencies, "NO")
+    texts = [(a.components.street, a.components.house_number, a.components.postcode) for a in served]
+    assert len(texts) == len(set(texts)) == report.countries["NO"].addresses == 20
