@@ -52,6 +52,11 @@ class Settings(BaseModel):
     sync_state_machine: str | None = Field(default=None, pattern=r"^arn:aws[a-z-]*:states:")
     sync_sources: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
     sync_work: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](/.*)?$")
+    # The state machine's Discover state (docs/overture.md): Overture's bucket, whose newest release
+    # it reads, and Geofabrik's index, for the enabled countries Overture lacks. Unset: the
+    # manifest in the source store is the operator's, as written.
+    overture_releases: str | None = Field(default=None, pattern=r"^s3://[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]/?$")
+    geofabrik_index: str | None = Field(default=None, pattern=r"^https://[^\s]+$")
     # How long a Lambda trusts a cached token record: the upper bound on how late a revocation bites.
     token_cache_seconds: int = Field(default=30, ge=0, le=300)
     # How long a Lambda trusts its copy of the active-snapshot pointers: a new publication is
@@ -103,6 +108,8 @@ _ENV_NAMES = {
     "sync_state_machine": "SYNC_STATE_MACHINE",
     "sync_sources": "SYNC_SOURCES",
     "sync_work": "SYNC_WORK",
+    "overture_releases": "OVERTURE_RELEASES",
+    "geofabrik_index": "GEOFABRIK_INDEX",
     "token_cache_seconds": "TOKEN_CACHE_SECONDS",
     "snapshot_cache_seconds": "SNAPSHOT_CACHE_SECONDS",
     "snapshot_retention_days": "SNAPSHOT_RETENTION_DAYS",

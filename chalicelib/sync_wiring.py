@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from chalicelib.config import Settings
 from chalicelib.deps import Dependencies, build
@@ -26,13 +27,14 @@ from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.steps import parse_step, run_step
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry
-from chalicelib.sources.upstream import FetchPolicy, fetch
+from chalicelib.sources.upstream import FetchPolicy, Validators, fetch
 from chalicelib.storage.dynamodb.tables import snapshot_layout
 from chalicelib.storage.files.source_store import S3SourceStore, source_files
 from chalicelib.storage.files.sync_work import LocalWorkStore, S3WorkStore, split_s3_url
 
 # What a Lambda's acquisition fetches at most: its /tmp is 10 GB (larger files: `sources fetch`).
 LAMBDA_FETCH_BYTES = 9 * 1024**3
+INDEX_BYTES = 64 * 1024**2  # Geofabrik's index without geometries is some 2 MB
 
 
 def sync_pipeline(d: Dependencies, work: WorkStore, config: PoolConfig | None = None) -> SyncPipeline:
@@ -92,7 +94,13 @@ def sync_step(d: Dependencies, event: object) -> dict[str, object]:
         return files.local([name]) / name
 
     result = run_step(
-        step, sync_pipeline(d, store), sources, store.location(""), fetch_file, _acquirer(d, sources)
+        step,
+        sync_pipeline(d, store),
+        sources,
+        store.location(""),
+        fetch_file,
+        _acquirer(d, sources),
+        partial(_discover, d, sources),
     )
     log_event("sync_step", action=step.action, stage=step.stage, run=step.run)
     return result
@@ -109,6 +117,32 @@ def _acquirer(d: Dependencies, sources: str) -> Callable[[SourceEntry], Acquisit
         return result
 
     return acquire_one
+
+
+def _discover(d: Dependencies, sources: str) -> dict[str, Any]:
+    """The Discover state: Overture's newest release and Geofabrik's index, as the settings name
+    them, made into the manifest of the source store."""
+    from chalicelib.services.sync.discovery import Upstreams, discover_manifest
+    from chalicelib.storage.files.overture_bucket import S3Releases
+
+    settings = d.settings
+    if not settings.overture_releases and not settings.geofabrik_index:
+        raise NotConfigured("OVERTURE_RELEASES or GEOFABRIK_INDEX must be set for discovery")
+    releases = S3Releases(settings.overture_releases) if settings.overture_releases else None
+    index = partial(_fetch_text, settings.geofabrik_index) if settings.geofabrik_index else None
+    store = S3SourceStore(*split_s3_url(sources))
+    return discover_manifest(Upstreams(releases, index), d.pool_config, store.keep_manifest)
+
+
+def _fetch_text(url: str) -> str:
+    """A small document from a publisher (Geofabrik's index, about 2 MB), by the acquisition's
+    guarded fetch: public hosts only, retried, bounded."""
+    fetched = fetch(url, Validators(), FetchPolicy(max_bytes=INDEX_BYTES))
+    assert fetched.body is not None  # an unconditional request answers with a body
+    try:
+        return fetched.body.read_text(encoding="utf-8")
+    finally:
+        fetched.body.unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)

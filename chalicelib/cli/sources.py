@@ -13,7 +13,7 @@ from typing import TextIO
 from chalicelib import deps
 from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.acquisition import AcquisitionStatus, acquire
-from chalicelib.services.sync.discovery import TASK_ROWS, discover
+from chalicelib.services.sync.discovery import TASK_ROWS, country_names, discover
 from chalicelib.sources.geofabrik import parse_index
 from chalicelib.sources.manifest import load_manifest, save_manifest
 from chalicelib.sources.upstream import FetchPolicy, fetch
@@ -75,8 +75,6 @@ def _positive_gb(text: str) -> float:
 
 
 def run_discover(args: argparse.Namespace, out: TextIO) -> int:
-    import pycountry
-
     from chalicelib.reference.pool_config import load_pool_config
 
     releases = (
@@ -86,8 +84,7 @@ def run_discover(args: argparse.Namespace, out: TextIO) -> int:
         extracts = parse_index(args.geofabrik_index.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigurationError(f"unreadable Geofabrik index {args.geofabrik_index}: {exc}") from exc
-    names = {c.alpha_2: c.name for c in pycountry.countries}
-    found = discover(releases, extracts, load_pool_config(), names, task_rows=args.task_rows)
+    found = discover(releases, extracts, load_pool_config(), country_names(), task_rows=args.task_rows)
     save_manifest(found.entries, args.out)
     per_country: dict[str, list[str]] = {}
     for entry in found.entries:

@@ -17,6 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+GEOFABRIK_INDEX = "https://download.geofabrik.de/index-v1-nogeom.json"  # rebuilt daily
+
 
 @dataclass(frozen=True)
 class Extract:

@@ -14,6 +14,7 @@ from chalicelib.errors import ConfigurationError
 
 SourceFormat = Literal["osm-pbf", "osm-xml", "openaddresses-csv", "openaddresses-geojson", "overture-parquet"]
 _VARIANT_SUFFIX = re.compile(r"^(?P<family>.+)-(?P<lang>[a-z]{2,3})$")
+MANIFEST_NAME = "manifest.json"  # in a source store: what the acquisition and the build read
 
 
 class SourceEntry(BaseModel):
@@ -62,9 +63,13 @@ def load_manifest(path: Path) -> list[SourceEntry]:
 
 
 def save_manifest(entries: Iterable[SourceEntry], path: Path) -> None:
+    path.write_text(manifest_text(entries), encoding="utf-8")
+
+
+def manifest_text(entries: Iterable[SourceEntry]) -> str:
     """The manifest as load_manifest reads it, one field a line where set, for an operator to diff."""
     docs = [e.model_dump(mode="json", exclude_defaults=True) for e in entries]
-    path.write_text(json.dumps(docs, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return json.dumps(docs, indent=1, ensure_ascii=False) + "\n"
 
 
 def group_variants(entries: Iterable[SourceEntry], primary_languages: dict[str, str]) -> list[SourceGroup]:

@@ -14,6 +14,9 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from chalicelib.services.sync.state_machine import Manifest, definition
+from chalicelib.sources.geofabrik import GEOFABRIK_INDEX
+from chalicelib.sources.manifest import MANIFEST_NAME
+from chalicelib.storage.files.overture_bucket import OVERTURE_BUCKET
 from infra.aws.data import IP_DATABASE_PREFIX, JAPAN_POST_KEY, SOURCES_PREFIX, WORK_PREFIX, Data
 from infra.aws.domain import ApiDomain, CustomDomain
 from infra.aws.gateway import Gateway
@@ -25,7 +28,6 @@ from infra.aws.sync_task import SyncTask
 # The logical ids `chalice package` gives the app's functions in its SAM template.
 API_FUNCTION, SYNC_FUNCTION, STEP_FUNCTION, REST_API = "APIHandler", "SyncPool", "SyncStep", "RestAPI"
 SYNC_TIMEOUT = Duration.hours(12)
-MANIFEST_NAME = "manifest.json"  # the operator's manifest, in the source store (docs/deploy.md)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
 
 
@@ -118,6 +120,12 @@ class ServiceStack(Stack):
             "JAPAN_POST_DATABASE": data.location(JAPAN_POST_KEY),
             "SYNC_SOURCES": data.location(SOURCES_PREFIX),
             "SYNC_WORK": data.location(WORK_PREFIX),
+            # Where the Discover state finds the upstreams (it runs in the container).
+            **(
+                {"OVERTURE_RELEASES": OVERTURE_BUCKET, "GEOFABRIK_INDEX": GEOFABRIK_INDEX}
+                if self.stage.discovery
+                else {}
+            ),
         }
 
     def _task_environment(self) -> dict[str, str]:
@@ -134,7 +142,11 @@ class ServiceStack(Stack):
         container = self.sync_task.container()
         manifest = Manifest(self.data.bucket.bucket_name, f"{SOURCES_PREFIX}{MANIFEST_NAME}")
         body = definition(
-            step_arn, max_concurrency=self.stage.sync_concurrency, container=container, manifest=manifest
+            step_arn,
+            max_concurrency=self.stage.sync_concurrency,
+            container=container,
+            manifest=manifest,
+            discovery=self.stage.discovery,
         )
         machine = sfn.StateMachine(
             self,
@@ -289,6 +301,11 @@ class ServiceStack(Stack):
         # The acquisition (the Lambda only) keeps each fetched file in the source store: a
         # multipart upload for a large one, and a copy to re-record an unchanged one's metadata.
         step.add_to_policy(_objects(["s3:PutObject", "s3:AbortMultipartUpload"], data, SOURCES_PREFIX))
+        if self.stage.discovery:  # the Discover state, in the container, writes the manifest
+            manifest = data.bucket.arn_for_objects(f"{SOURCES_PREFIX}{MANIFEST_NAME}")
+            self.sync_task.role.add_to_principal_policy(
+                iam.PolicyStatement(actions=["s3:PutObject"], resources=[manifest])
+            )
         for role in roles.values():  # X-Ray accepts no resource narrower than "*"
             role.add_to_policy(
                 iam.PolicyStatement(

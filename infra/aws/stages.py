@@ -18,6 +18,9 @@ class Stage:
     # WAF's rate rule: requests per client IP in 5 minutes before WAF answers 429 for the rest of
     # the window (the stage throttle caps everyone together; this caps one client).
     waf_ip_limit: int
+    # The sync's first state discovers the upstreams (Overture's newest release, Geofabrik's
+    # extracts) and writes the manifest; without it the operator's manifest is synced as written.
+    discovery: bool
 
     @property
     def prefix(self) -> str:
@@ -39,6 +42,7 @@ STAGES = {
         sync_concurrency=20,
         api_concurrency=20,
         waf_ip_limit=3_000,
+        discovery=False,  # the samples' manifest: a dev deployment stays small and cheap
     ),
     "prod": Stage(
         "prod",
@@ -48,5 +52,6 @@ STAGES = {
         sync_concurrency=100,
         api_concurrency=200,
         waf_ip_limit=15_000,
+        discovery=True,
     ),
 }

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,12 +28,12 @@ from chalicelib import deps
 from chalicelib.cli.main import main
 from chalicelib.domain.snapshots import build_snapshot
 from chalicelib.jobs import sync_step
-from chalicelib.services.sync.discovery import discover
+from chalicelib.reference.pool_config import PoolConfig, load_pool_config
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE, Container, Manifest, definition
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.sources.manifest import save_manifest
+from chalicelib.sources.manifest import SourceEntry
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
 from tests.support.factories import SOURCES, make_settings, needs_sources
@@ -85,12 +86,16 @@ RETRY_WAITS: list[float] = []
 
 
 @contextmanager
-def _wired(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[deps.Dependencies]:
+def _wired(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: PoolConfig | None = None, **settings: Any
+) -> Iterator[deps.Dependencies]:
     RETRY_WAITS.clear()
     monkeypatch.setattr(retrier_decl, "time", SimpleNamespace(sleep=RETRY_WAITS.append))
     with mock_aws(config=MOTO_CONFIG):
-        settings = make_settings(sync_sources="s3://ags-sources/sources/", sync_work="s3://ags-work/runs/")
-        dependencies = deps.build(settings, clock=FakeClock())
+        wired = make_settings(
+            sync_sources="s3://ags-sources/sources/", sync_work="s3://ags-work/runs/", **settings
+        )
+        dependencies = deps.build(wired, clock=FakeClock(), pool_config=config)
         create_missing_tables(dependencies.stores)
         deps.use(dependencies)
         backend = lambda_simple_backends[ACCOUNT][REGION]
@@ -138,13 +143,14 @@ def _run_handler(
     return json.dumps(result).encode()
 
 
-def _deploy(function_arn: str) -> str:
+def _deploy(function_arn: str, *, discovery: bool = False) -> str:
     client = boto3.client("stepfunctions", region_name=REGION)
+    body = definition(
+        function_arn, max_concurrency=4, container=CONTAINER, manifest=MANIFEST, discovery=discovery
+    )
     machine = client.create_state_machine(
         name="ags-sync",
-        definition=json.dumps(
-            definition(function_arn, max_concurrency=4, container=CONTAINER, manifest=MANIFEST)
-        ),
+        definition=json.dumps(body),
         roleArn=f"arn:aws:iam::{ACCOUNT}:role/ags-sync",
     )
     return str(machine["stateMachineArn"])
@@ -404,35 +410,49 @@ def _fargate(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         backend.__dict__.pop("run_task", None)
 
 
+def _only(config: PoolConfig, countries: set[str]) -> PoolConfig:
+    chosen = {c: v.model_copy(update={"enabled": c in countries}) for c, v in config.countries.items()}
+    return replace(config, countries=chosen)
+
+
 @needs_sources
-def test_overture_parts_are_read_in_place_by_the_container_and_published(
-    wired: deps.Dependencies, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_discovery_writes_the_manifest_and_overture_parts_are_read_in_place_by_the_container(
+    aws_env: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Production's Overture path: discovery's manifest names parts by their s3:// URLs and
-    row groups; the Acquire state leaves them where they are; each map item runs in the
-    container (pyarrow is not in the Lambda package), reading its row groups by ranged GETs."""
-    found = discover(_overture_bucket(), [], wired.pool_config, {}, task_rows=4_000)
-    entries = [e for e in found.entries if e.country in ("NO", "SG")]
-    assert {e.files[0].split("/release/")[0] for e in entries} == {"s3://overture-replica"}
-    save_manifest(entries, tmp_path / "manifest.json")
-    s3 = boto3.client("s3", region_name=REGION)
-    s3.create_bucket(Bucket="ags-sources")
-    s3.upload_file(str(tmp_path / "manifest.json"), "ags-sources", "sources/manifest.json")
-    s3.create_bucket(Bucket="ags-work")
-    machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step")
-    CALLS.clear()
-    CONTAINER_RUNS.clear()
+    """Production's Overture path, from the schedule on: the Discover state (in the container:
+    it reads Parquet footers) lists the bucket's newest release and writes the manifest into the
+    source store, naming the parts by their s3:// URLs and row groups; the Acquire state leaves
+    them where they are; each map item runs in the container (pyarrow is not in the Lambda
+    package), reading its row groups by ranged GETs. Two countries enabled keep it short."""
+    config = _only(load_pool_config(), {"NO", "SG"})
+    with _wired(tmp_path, monkeypatch, config, overture_releases="s3://overture-replica") as wired:
+        _overture_bucket()
+        s3 = boto3.client("s3", region_name=REGION)
+        s3.create_bucket(Bucket="ags-sources")
+        s3.create_bucket(Bucket="ags-work")
+        machine = _deploy(f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:ags-sync_step", discovery=True)
+        CALLS.clear()
+        CONTAINER_RUNS.clear()
 
-    with _fargate(monkeypatch):
-        run = _run(machine, "sync-overture")
+        with _fargate(monkeypatch):
+            run = _run(machine, "sync-overture")
 
-    assert run["status"] == "SUCCEEDED", run.get("cause")
-    in_container = sorted((event["stage"], event["item"]["rank"], code) for event, code in CONTAINER_RUNS)
-    assert in_container == [("map", rank, 0) for rank in range(len(entries))]  # each Overture item once
-    in_lambda = [c for c in CALLS if c["event"]["action"] == "task" and c["event"]["stage"] == "map"]
-    assert not in_lambda
-    stored = wired.stores.registry.latest_sync_report()
-    assert stored is not None
-    report = SyncReport.from_dict(stored)
-    assert {c: report.countries[c].addresses for c in ("NO", "SG")} == {"NO": 19, "SG": 659}
-    assert {c: report.countries[c].status for c in ("NO", "SG")} == dict.fromkeys(("NO", "SG"), "published")
+        assert run["status"] == "SUCCEEDED", run.get("cause")
+        written = s3.get_object(Bucket="ags-sources", Key=MANIFEST.key)["Body"].read().decode()
+        entries = [SourceEntry.model_validate(e) for e in json.loads(written)]
+        assert {e.country for e in entries} == {"NO", "SG"}
+        assert {e.files[0].split("/release/")[0] for e in entries} == {"s3://overture-replica"}
+        ran = sorted(
+            (e["action"], e.get("stage"), e.get("item", {}).get("rank"), c) for e, c in CONTAINER_RUNS
+        )
+        # discovery, then each Overture item once, all in the container
+        assert ran == [("discover", None, None, 0), *(("task", "map", r, 0) for r in range(len(entries)))]
+        in_lambda = [c for c in CALLS if c["event"]["action"] == "task" and c["event"]["stage"] == "map"]
+        assert not in_lambda
+        stored = wired.stores.registry.latest_sync_report()
+        assert stored is not None
+        report = SyncReport.from_dict(stored)
+        assert {c: report.countries[c].addresses for c in ("NO", "SG")} == {"NO": 19, "SG": 659}
+        assert {c: report.countries[c].status for c in ("NO", "SG")} == dict.fromkeys(
+            ("NO", "SG"), "published"
+        )

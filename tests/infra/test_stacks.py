@@ -160,6 +160,12 @@ def test_the_schedule_starts_the_state_machine_built_from_the_repos_definition(s
     assert machine["Properties"]["TracingConfiguration"] == {"Enabled": True}
     assert "arn:aws:states:::ecs:runTask.sync" in text  # items past a Lambda's limits: the task
     assert "acquire" in text  # the publishers' files first: the Acquire state's action
+    # Production discovers its manifest (Overture's newest release, Geofabrik's extracts) first;
+    # dev syncs the operator's, the samples.
+    discovers = '\\"StartAt\\": \\"Discover event\\"' in text
+    assert discovers == stack.stage.discovery == (stack.stage.name == "prod")
+    upstreams = {"OVERTURE_RELEASES", "GEOFABRIK_INDEX"} & set(variables)
+    assert upstreams == ({"OVERTURE_RELEASES", "GEOFABRIK_INDEX"} if discovers else set())
 
 
 def test_the_container_task_runs_the_sync_step_with_the_lambdas_settings(stack: ServiceStack) -> None:
@@ -219,13 +225,18 @@ def test_least_privilege_the_api_writes_only_tokens_usage_and_audit_and_only_the
         )
 
     # The acquisition keeps what it fetches in the source store (every execution used to die
-    # there, AccessDenied); the container task only reads it.
+    # there, AccessDenied); the container task only reads it, and where it discovers the
+    # upstreams (production), writes the manifest and nothing else.
     assert grants(STEP_FUNCTION, "s3:PutObject", '"/sources/*"')
-    assert not any(
-        "s3:PutObject" in actions(s) and "/sources/" in json.dumps(s["Resource"])
+    container_writes = [
+        json.dumps(s["Resource"])
         for p in policies.values()
         if {"Ref": stack.resolve(stack.sync_task.role.role_name)["Ref"]} in p["Properties"]["Roles"]
         for s in p["Properties"]["PolicyDocument"]["Statement"]
+        if "s3:PutObject" in actions(s) and "/sources/" in json.dumps(s["Resource"])
+    ]
+    assert [w.endswith('/sources/manifest.json"]]}') for w in container_writes] == (
+        [True] if stack.stage.discovery else []
     )
     assert {"dynamodb:BatchWriteItem", "s3:PutObject", "s3:ListBucket"} <= step
     assert "secretsmanager:GetSecretValue" in api

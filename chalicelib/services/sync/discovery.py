@@ -5,13 +5,13 @@ country with neither is listed with the reason."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from chalicelib.errors import ConfigurationError
 from chalicelib.reference.pool_config import PoolConfig
-from chalicelib.sources.geofabrik import Extract, NoExtract, extracts_for
+from chalicelib.sources.geofabrik import Extract, NoExtract, extracts_for, parse_index
 from chalicelib.sources.manifest import SourceEntry
 from chalicelib.sources.overture_plan import (
     Publication,
@@ -86,3 +86,64 @@ def _osm_entry(country: str, extract: Extract, language: str) -> SourceEntry:
         attribution=OSM_ATTRIBUTION,
         upstream=extract.pbf,
     )
+
+
+class NoReleases:
+    """Discovery without Overture: every enabled country from its Geofabrik extract."""
+
+    def releases(self) -> list[str]:
+        return []
+
+    def parts(self, release: str) -> list[str]:
+        return []
+
+    def location(self, release: str) -> str:
+        return ""
+
+    def open_part(self, release: str, part: str) -> IO[bytes]:
+        raise ConfigurationError("no Overture bucket to read")
+
+
+@dataclass(frozen=True)
+class Upstreams:
+    """What the scheduled sync's Discover state reads: Overture's bucket, and Geofabrik's index
+    (its text, fetched when called); either may be absent."""
+
+    releases: Releases | None
+    geofabrik_index: Callable[[], str] | None
+
+
+def discover_manifest(
+    upstreams: Upstreams,
+    config: PoolConfig,
+    keep: Callable[[list[SourceEntry]], None],
+    task_rows: int = TASK_ROWS,
+) -> dict[str, Any]:
+    """Discovery as the sync's first state: the manifest written where the acquisition and the
+    build read it (`keep`), and a summary for the execution's history. A discovery that finds
+    nothing, or an index that cannot be read, raises and keeps the manifest held."""
+    extracts: list[Extract] = []
+    if upstreams.geofabrik_index is not None:
+        try:
+            extracts = parse_index(upstreams.geofabrik_index())
+        except ValueError as exc:
+            raise ConfigurationError(f"unreadable Geofabrik index: {exc}") from exc
+    found = discover(upstreams.releases or NoReleases(), extracts, config, country_names(), task_rows)
+    if not found.entries:
+        raise ConfigurationError(
+            "discovery found no source for any enabled country; the manifest held is kept"
+        )
+    keep(found.entries)
+    return {
+        "release": found.release,
+        "entries": len(found.entries),
+        "countries": sorted({e.country for e in found.entries}),
+        "missing": [m.country for m in found.missing],
+    }
+
+
+def country_names() -> dict[str, str]:
+    """ISO 3166-1 names, which Geofabrik's extracts are named after."""
+    import pycountry  # lazy: only discovery needs the names
+
+    return {c.alpha_2: c.name for c in pycountry.countries}

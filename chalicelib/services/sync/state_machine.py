@@ -67,11 +67,13 @@ def definition(
     max_concurrency: int = 100,
     container: Container | None = None,
     manifest: Manifest | None = None,
+    discovery: bool = False,
 ) -> dict[str, Any]:
     """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage (the
     write stage's is what DynamoDB on-demand absorbs; see docs/pool.md). `container`: where
     items marked for a container run; without it every item runs in the Lambda. `manifest`: fetch
-    each entry's file from its publisher first (without it, the source store is filled by hand)."""
+    each entry's file from its publisher first (without it, the source store is filled by hand).
+    `discovery`: before that, write the manifest from the upstreams' newest data (docs/overture.md)."""
     states: dict[str, Any] = {
         "Start": {
             **_invoke(function_arn, {"action": "start", "run.$": "$$.Execution.Name"}),
@@ -111,12 +113,36 @@ def definition(
         "Cause": "a country's sync failed; the others are published (the sync report: /data-health)",
     }
     states["Done"] = {"Type": "Succeed"}
+    start = "Start"
     if manifest is not None:
         states["Acquire"] = _acquire_map(function_arn, manifest)
+        start = "Acquire"
+        if discovery:
+            states.update(_discover(function_arn, container))
+            start = _DISCOVER_EVENT
     return {
         "Comment": "Address pool sync: the pipeline's stages (chalicelib/services/sync/stages/)",
-        "StartAt": "Start" if manifest is None else "Acquire",
+        "StartAt": start,
         "States": states,
+    }
+
+
+_DISCOVER_EVENT = "Discover event"
+
+
+def _discover(function_arn: str, container: Container | None) -> dict[str, Any]:
+    """Discovery reads Parquet footers, so it runs where pyarrow is: the container when there is
+    one. A discovery that fails (an upstream's outage, nothing found) is caught: the acquisition
+    and the build go on with the manifest the source store holds."""
+    event = {"action": "discover", "run.$": "$$.Execution.Name"}
+    go_on = {
+        "ResultPath": None,
+        "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": None, "Next": "Acquire"}],
+    }
+    task = _run_task(container) if container is not None else _invoke(function_arn, None)
+    return {
+        _DISCOVER_EVENT: {"Type": "Pass", "Parameters": event, "Next": "Discover"},
+        "Discover": {**task, **go_on, "Next": "Acquire"},
     }
 
 

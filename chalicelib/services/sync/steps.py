@@ -1,8 +1,8 @@
-"""One call of the `sync_step` Lambda, as the state machine makes it: acquire one manifest entry's
-file from its publisher, start a run, run one task of a stage, record a country stage's task that
-failed for good (its country fails, the run goes on), or close a stage. The event is
-validated like any request: the state machine builds it, but a hand-made invocation must not reach
-the steps with anything else."""
+"""One call of the `sync_step` Lambda, as the state machine makes it: discover the upstreams and
+write the manifest, acquire one manifest entry's file from its publisher, start a run, run one
+task of a stage, record a country stage's task that failed for good (its country fails, the run
+goes on), or close a stage. The event is validated like any request: the state machine builds
+it, but a hand-made invocation must not reach the steps with anything else."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from chalicelib.services.sync.acquisition import Acquisition
 from chalicelib.services.sync.pipeline import COUNTRY_STAGES, SyncPipeline
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.sources.manifest import SourceEntry
+from chalicelib.sources.manifest import MANIFEST_NAME, SourceEntry
 
 Stage = Literal[STAGES]  # type: ignore[valid-type]
 
@@ -44,7 +44,7 @@ class TaskFailure(BaseModel):
 class StepEvent(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["acquire", "start", "task", "fail", "close"]
+    action: Literal["discover", "acquire", "start", "task", "fail", "close"]
     run: str = Field(pattern=r"^[A-Za-z0-9_-]{1,80}$")  # the execution's name: the work folder
     stage: Stage | None = None
     item: dict[str, Any] | None = None
@@ -72,10 +72,14 @@ def run_step(
     work: dict[str, str],
     fetch: Callable[[str], Path],
     acquire: Callable[[SourceEntry], Acquisition],
+    discover: Callable[[], dict[str, Any]],
 ) -> dict[str, Any]:
     """`sources`: the source store (s3://…); `work`: where the run's files are, for the Map
     states' ItemReader; `fetch(name)`: a local copy of a file of the source store; `acquire`: one
-    entry's file from its publisher into the source store."""
+    entry's file from its publisher into the source store; `discover`: the manifest of the
+    upstreams' newest data written into the source store."""
+    if step.action == "discover":
+        return discover()
     if step.action == "acquire":
         try:
             entry = SourceEntry.model_validate(step.item)
@@ -83,7 +87,7 @@ def run_step(
             raise ConfigurationError(f"not a manifest entry: {exc.error_count()} problem(s)") from exc
         return asdict(acquire(entry))
     if step.action == "start":
-        manifest = fetch("manifest.json")
+        manifest = fetch(MANIFEST_NAME)
         target = SyncTarget(manifest=manifest, root=manifest.parent)
         current = pipeline.is_current(target, sources)
         if not current:

@@ -13,6 +13,7 @@ from typing import IO, Any
 
 import boto3
 
+from chalicelib.sources.manifest import MANIFEST_NAME, SourceEntry, manifest_text
 from chalicelib.sources.stored import StoredSource
 from chalicelib.storage.files.overture_bucket import is_remote, open_remote, remote_stamp
 
@@ -72,6 +73,11 @@ class S3SourceStore:
         self.client.upload_file(
             str(body), self.bucket, self.prefix + key, ExtraArgs={"Metadata": _to_metadata(record)}
         )
+
+    def keep_manifest(self, entries: list[SourceEntry]) -> None:
+        """The manifest the acquisition's Map and the build read (`manifest.json`)."""
+        body = manifest_text(entries).encode()
+        self.client.put_object(Bucket=self.bucket, Key=f"{self.prefix}{MANIFEST_NAME}", Body=body)
 
     def record(self, key: str, record: StoredSource) -> None:
         self.client.copy_object(
