@@ -1,14 +1,22 @@
 """The licence policy (data/licences.json): which licence class a row's licence belongs to, and
 whether the pool accepts it. A row's licence is its own SPDX id where it names one (Overture's),
-else its manifest entry's; text that is no listed id (a publisher's own terms) is `unlisted`."""
+else its manifest entry's; text that is no listed id (a publisher's own terms) is `unlisted`,
+unless it says the data is non-commercial. A licence may be an SPDX expression (`CC-BY-4.0 AND
+ODbL-1.0`, a record built from two datasets): every part of it must be accepted, or one of the
+alternatives `OR` offers."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 
 UNLISTED = "unlisted"
+NON_COMMERCIAL = "non-commercial"
+# A publisher's own words for non-commercial terms ("Attribution-NonCommercial", "CC BY-NC-SA 3.0").
+_NON_COMMERCIAL_TEXT = re.compile(r"non[- ]?commercial|\bby[- ]nc\b", re.IGNORECASE)
+_OR, _AND = re.compile(r"\s+OR\s+"), re.compile(r"\s+AND\s+")
 
 
 @dataclass(frozen=True)
@@ -18,10 +26,17 @@ class LicencePolicy:
     text: str = ""  # as read, for the sync's fingerprint
 
     def class_of(self, licence: str) -> str:
-        return self.classes.get(licence.strip().casefold(), UNLISTED)
+        """The class of one licence (an id, or a publisher's text)."""
+        listed = self.classes.get(licence.strip().strip("()").casefold())
+        if listed is not None:
+            return listed
+        return NON_COMMERCIAL if _NON_COMMERCIAL_TEXT.search(licence) else UNLISTED
 
     def accepts(self, licence: str) -> bool:
-        return self.class_of(licence) in self.accepted
+        return any(
+            all(self.class_of(part) in self.accepted for part in _AND.split(alternative))
+            for alternative in _OR.split(licence.strip())
+        )
 
 
 def load_licence_policy(text: str | None = None) -> LicencePolicy:

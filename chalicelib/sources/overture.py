@@ -106,12 +106,16 @@ def _point(wkb: bytes | None) -> tuple[float, float] | None:
 
 
 def _provenance(sources: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
-    """The dataset, licence and record id of the item describing the whole feature (property "")."""
+    """The dataset and record id of the item describing the whole feature (property ""); the
+    licence of every item, since a row built from several datasets is under all their terms
+    (an SPDX `AND` expression, which the licence policy reads part by part)."""
     whole = [s for s in sources if not s.get("property")] or list(sources)
     if not whole:
         return "", "", ""
     first = whole[0]
-    return _text(first.get("dataset")), _text(first.get("license")), _text(first.get("record_id"))
+    licences = dict.fromkeys(_text(s.get("license")) for s in [first, *sources])
+    licence = " AND ".join(x for x in licences if x)
+    return _text(first.get("dataset")), licence, _text(first.get("record_id"))
 
 
 def _text(value: object) -> str:

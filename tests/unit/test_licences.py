@@ -16,6 +16,14 @@ def test_the_packaged_policy_serves_open_data_and_refuses_non_commercial_data() 
     assert policy.class_of("CC-BY-NC-4.0") == "non-commercial"
     assert policy.class_of("Icelandic public-sector information re-use terms") == UNLISTED
     assert policy.class_of("") == UNLISTED
+    # A publisher's own words for non-commercial terms are not "unlisted".
+    for text in (
+        "CC BY-NC-SA 3.0",
+        "Creative Commons Attribution-NonCommercial 4.0",
+        "non commercial use only",
+    ):
+        assert policy.class_of(text) == "non-commercial", text
+    assert policy.class_of("NC OneMap terms of use (North Carolina)") == UNLISTED
     assert [policy.accepts(x) for x in ("CC0-1.0", "CC-BY-4.0", "ODbL-1.0", "own terms", "CC-BY-NC-4.0")] == [
         True,
         True,
@@ -41,3 +49,11 @@ def test_an_operator_s_policy_decides_what_is_served() -> None:
         False,
         False,
     )
+
+
+def test_a_record_of_several_datasets_is_served_only_if_every_licence_is_accepted() -> None:
+    policy = load_licence_policy()
+    assert policy.accepts("CC-BY-4.0 AND ODbL-1.0")
+    assert not policy.accepts("CC-BY-4.0 AND CC-BY-NC-4.0")
+    assert policy.accepts("CC-BY-NC-4.0 OR CC-BY-4.0")  # the licensee chooses
+    assert not policy.accepts("CC-BY-NC-4.0 OR CC BY-NC-SA 3.0")

@@ -107,6 +107,21 @@ def test_a_big_endian_point_reads_as_its_little_endian_twin() -> None:
     assert (read.lon, read.lat, read.defect) == (repr(x), repr(y), "")
 
 
+def test_a_row_built_from_several_datasets_is_under_every_one_s_licence() -> None:
+    import pyarrow.parquet as pq
+
+    row = pq.ParquetFile(_parts()[1]).read_row_group(0).slice(0, 1).to_pylist()[0]
+    whole = {**row["sources"][0], "license": "CC-BY-4.0"}
+    postcode = {**whole, "property": "/properties/postcode", "dataset": "other", "license": "ODbL-1.0"}
+    read = to_record({**row, "sources": [whole, postcode]}, source_id="o", language="")
+    assert (read.dataset, read.record_id) == (whole["dataset"], whole["record_id"])  # the whole's
+    assert read.license == "CC-BY-4.0 AND ODbL-1.0"
+    alone = to_record(
+        {**row, "sources": [whole, {**postcode, "license": whole["license"]}]}, source_id="o", language=""
+    )
+    assert alone.license == "CC-BY-4.0"
+
+
 def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewer_rows() -> None:
     part = _parts()[0]
     entry = SourceEntry.model_validate(
