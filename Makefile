@@ -40,7 +40,7 @@ $(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERS
 $(1)/bin/uv pip install --quiet --python $(1)/bin/python -r $(2)
 endef
 
-.PHONY: browser install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
+.PHONY: browser install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	$(call venv_install,$(VENV),requirements-dev.txt)
@@ -178,6 +178,11 @@ bench-sync: install
 
 bench-sync-scale: install
 	$(BIN)/python -m bench.sync_scale
+
+## Overture's 472.8 M rows projected from the replica's two releases: per-row costs, then a first
+## load and a 1% and 5% refresh in hours, GB-seconds, write units, requests and dollars.
+bench-planet: install
+	$(BIN)/python -m bench.planet
 
 bench-snapshots: install
 	$(BIN)/python -m bench.snapshots

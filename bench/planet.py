@@ -1,0 +1,491 @@
+"""Overture at planet scale, projected from the replica.
+
+One run on this machine: the replica's release 2026-10-21.0 (10 countries, 99,056 rows) found by
+discovery and synced, stage by stage in this process, into an in-memory DynamoDB Local; then its
+release 2026-11-18.0 (the changelog's 1,001 added and 1,001 removed rows: a 1.0% refresh). Per
+stage it measures this process's CPU seconds (DynamoDB Local runs apart), DynamoDB requests and
+work-store files read and written; the Overture reader alone (the part's bytes by ranged GETs
+counted, its rows mapped to records); and what the tables hold afterwards, priced in write units
+by DynamoDB's item-size rules. From those per-row figures it projects Overture's 472.8 M rows: a
+first load, and a monthly refresh of 1% and 5%, each in wall time with N workers, Lambda GB-seconds
+and Fargate hours, DynamoDB write units (and Import from S3 for the first load), S3 and Step
+Functions requests, and dollars at the published prices below.
+
+    .venv/bin/python -m bench.planet [--workers 100 1000] [--countries NO BE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from bench.harness import RequestCounter, bare_client, bench_dependencies, local_engine
+from chalicelib import deps
+from chalicelib.reference.overture_levels import LEVELS
+from chalicelib.services.sync.discovery import discover
+from chalicelib.services.sync.job import (
+    CLAIMS_PER_CELL,
+    INDEX_ROWS,
+    MAP_BUFFER,
+    PART_ROWS,
+    ROWS_PER_CELL,
+    SHARD_ROWS,
+)
+from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.stages import STAGES
+from chalicelib.services.sync.target import SyncTarget
+from chalicelib.sources.manifest import SourceEntry, load_manifest, save_manifest
+from chalicelib.sources.overture import RowGroups, read_overture
+from chalicelib.storage.files.overture_bucket import LocalReleases
+from chalicelib.storage.files.sync_work import LocalWorkStore
+from chalicelib.sync_wiring import sync_pipeline
+from infra.local.env import SHARED_MANIFEST
+
+REPLICA = SHARED_MANIFEST.parent / "overture"
+FIRST, SECOND = "2026-10-21.0", "2026-11-18.0"
+PLANET_ROWS = 472_800_000  # Overture's addresses, 39 countries (issue #40's figures, 2026-09)
+OVERTURE_COUNTRIES = tuple(LEVELS)  # the 39 countries Overture's addresses cover
+STRATA = 4  # residential or not, complete or not (domain/ordering.py)
+PLANET_ROW_GROUPS = 32 * 384  # 32 parts of 256 to 512 row groups
+TASK_ROWS = 10_000  # the replica's tasks (production: 500,000, discovery's default)
+PLANET_TASK_ROWS = 500_000
+CHILD_TRANSITIONS = 3  # a Distributed Map item's states: Runner?, the task, its end
+
+# Published prices, us-east-1 (verified 2026-11-27; docs/benchmarks.md names the pages).
+LAMBDA_GB_S = 0.0000166667
+LAMBDA_REQUEST = 0.20 / 1e6
+LAMBDA_GB = 2.0  # the sync_step function's 2,048 MB: one vCPU and a bit (1,769 MB is one)
+FARGATE_HOUR = 2 * 0.04048 + 8 * 0.004445  # the sync task: 2 vCPU, 8 GB
+WRU = 0.625 / 1e6  # on-demand write request unit
+IMPORT_GB = 0.15  # Import from S3, per GB of uncompressed source
+S3_PUT, S3_GET = 0.005 / 1000, 0.0004 / 1000
+TRANSITION = 0.025 / 1000
+TABLE_WRU_PER_S = 40_000  # on-demand's default table quota (adjustable by a quota request)
+
+
+@dataclass
+class Counts:
+    """A stage's (or a read's) costs: CPU seconds of this process, wall seconds, requests."""
+
+    cpu: float = 0.0
+    wall: float = 0.0
+    dynamodb: Counter[str] = field(default_factory=Counter)
+    puts: int = 0
+    gets: int = 0
+    tasks: int = 0
+
+
+class CountingWork(LocalWorkStore):
+    """The local work folder, its files' writes and reads counted (S3 PUTs and GETs in AWS)."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.puts = self.gets = 0
+
+    def write_lines(self, key: str, lines: Iterable[str], every: int = 0) -> list[int]:
+        self.puts += 1
+        return super().write_lines(key, lines, every)
+
+    def read_lines(self, key: str, start: int = 0, end: int | None = None) -> Iterator[str]:
+        self.gets += 1
+        return super().read_lines(key, start, end)
+
+    def write_json(self, key: str, value: Any) -> None:
+        self.puts += 1
+        super().write_json(key, value)
+
+    def read_json(self, key: str) -> Any:
+        self.gets += 1
+        return super().read_json(key)
+
+    def keys(self, prefix: str) -> list[str]:
+        self.gets += 1  # a LIST request
+        return super().keys(prefix)
+
+
+class OneRelease(LocalReleases):
+    """The replica's folder as the bucket would list it on the day `release` was the newest."""
+
+    def __init__(self, root: Path, release: str) -> None:
+        super().__init__(root)
+        self.release = release
+
+    def releases(self) -> list[str]:
+        return [self.release]
+
+
+class CountedReads:
+    """A part file as the ranged-GET client sees it: each read is one GET of that many bytes."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self._handle, self.gets, self.bytes = handle, 0, 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._handle, name)
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._handle.read(size)
+        self.gets, self.bytes = self.gets + 1, self.bytes + len(data)
+        return data
+
+
+def manifest_of(release: str, folder: Path, wired: deps.Dependencies, countries: list[str]) -> Path:
+    found = discover(OneRelease(REPLICA, release), [], wired.pool_config, {}, task_rows=TASK_ROWS)
+    entries = [e for e in found.entries if not countries or e.country in countries]
+    path = folder / f"overture-{release}.json"
+    save_manifest(entries, path)
+    return path
+
+
+def measure_reads(manifest: Path) -> tuple[Counts, int, int]:
+    """The reader alone over every entry: CPU, GETs and bytes; rows read; row groups read."""
+    counts, rows, groups = Counts(), 0, 0
+    for entry in load_manifest(manifest):
+        with Path(entry.files[0]).open("rb") as raw:
+            part = CountedReads(raw)
+            started, cpu = time.perf_counter(), time.process_time()
+            rows += sum(1 for _ in _records(entry, part))
+            counts.cpu += time.process_time() - cpu
+            counts.wall += time.perf_counter() - started
+            counts.gets += part.gets
+            counts.dynamodb["bytes"] += part.bytes
+        groups += entry.row_groups[1] - entry.row_groups[0] if entry.row_groups else 0
+    return counts, rows, groups
+
+
+def _records(entry: SourceEntry, part: CountedReads) -> Iterator[object]:
+    row_groups = RowGroups(*entry.row_groups) if entry.row_groups else None
+    return read_overture(
+        part,  # type: ignore[arg-type]  # file-like: what pyarrow asks of it is passed through
+        source_id=entry.id,
+        country=entry.country,
+        language=entry.language,
+        row_groups=row_groups,
+    )
+
+
+def sync_by_stage(
+    wired: deps.Dependencies, manifest: Path, work: Path
+) -> tuple[SyncReport, dict[str, Counts]]:
+    store = CountingWork(work)
+    pipeline = sync_pipeline(wired, store)
+    pipeline.start(SyncTarget(manifest, manifest.parent))
+    stages: dict[str, Counts] = {}
+    with RequestCounter() as counter:
+        for stage in STAGES:
+            counter.reset()
+            store.puts = store.gets = 0
+            items = pipeline.items(stage)
+            started, cpu = time.perf_counter(), time.process_time()
+            for item in items:
+                pipeline.run_task(stage, item)
+            pipeline.close(stage)
+            stages[stage] = Counts(
+                time.process_time() - cpu,
+                time.perf_counter() - started,
+                Counter(counter.counts()),
+                store.puts,
+                store.gets,
+                len(items),
+            )
+    return pipeline.report(), stages
+
+
+def item_size(item: dict[str, Any]) -> int:
+    """DynamoDB's item size: attribute names' and values' bytes (its documented rules)."""
+    return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
+
+
+def _value_size(value: dict[str, Any]) -> int:
+    ((kind, body),) = value.items()
+    if kind == "S":
+        return len(body.encode())
+    if kind == "B":
+        return len(body)
+    if kind == "N":
+        return math.ceil(len(body.lstrip("-").replace(".", "").lstrip("0") or "0") / 2) + 1
+    if kind in ("SS", "NS", "BS"):
+        return sum(_value_size({kind[0]: v}) for v in body)
+    if kind == "M":
+        return 3 + sum(len(k.encode()) + _value_size(v) + 1 for k, v in body.items())
+    if kind == "L":
+        return 3 + sum(_value_size(v) + 1 for v in body)
+    return 1  # BOOL, NULL
+
+
+def table_items(endpoint: str, tables: list[str]) -> dict[tuple[str, str, str], int]:
+    """Every item of the tables: (table, pk, sk) → its size in bytes."""
+    found = {}
+    pages = bare_client(endpoint).get_paginator("scan")
+    for table in tables:
+        for page in pages.paginate(TableName=table):
+            for item in page["Items"]:
+                key = (table, item["pk"]["S"], item.get("sk", {}).get("S", ""))
+                found[key] = item_size(item)
+    return found
+
+
+def write_units(before: dict[Any, int], after: dict[Any, int]) -> Counter[str]:
+    """Per kind of item (`pool O`, `pool I`, `pool Q`, `pool G`, `catalog L`, ...), the items new
+    or changed between two scans (`items`), their write units (1 per KB begun; an update is charged
+    the larger image) and bytes."""
+    found: Counter[str] = Counter()
+    for key, size in after.items():
+        old = before.get(key)
+        if old == size:
+            continue
+        kind = f"{'pool' if key[0].endswith('pool') else 'catalog'} {key[1].split('#', 1)[0][:1]}"
+        found[f"{kind} items"] += 1
+        found[f"{kind} units"] += math.ceil(max(size, old or 0) / 1024)
+        found[f"{kind} bytes"] += size
+    return found
+
+
+def _total(found: Counter[str], what: str, table: str = "") -> int:
+    return sum(v for k, v in found.items() if k.endswith(what) and k.startswith(table))
+
+
+@dataclass
+class Sync:
+    report: SyncReport
+    stages: dict[str, Counts]
+    rows: int  # read
+    written: Counter[str]  # write_units' figures
+
+    @property
+    def changes(self) -> int:
+        return sum(o.added + o.removed for o in self.report.countries.values())
+
+
+def main(workers: list[int], countries: list[str]) -> list[str]:
+    with tempfile.TemporaryDirectory(prefix="ags-bench-planet-") as folder, local_engine() as engine:
+        wired = bench_dependencies(engine, pool_table="planet-pool", catalog_table="planet-catalog")
+        tables = [wired.settings.pool_table, wired.settings.catalog_table]
+        syncs, held = [], table_items(engine.endpoint, tables)
+        for release in (FIRST, SECOND):
+            manifest = manifest_of(release, Path(folder), wired, countries)
+            if release == FIRST:
+                reads, read_rows, groups = measure_reads(manifest)
+            report, stages = sync_by_stage(wired, manifest, Path(folder) / f"work-{release}")
+            now = table_items(engine.endpoint, tables)
+            rows = sum(t.read for t in report.sources.values())
+            syncs.append(Sync(report, stages, rows, write_units(held, now)))
+            held = now
+    return _measured(reads, read_rows, groups, syncs) + projection(reads, groups, *syncs, workers=workers)
+
+
+def _measured(reads: Counts, read_rows: int, groups: int, syncs: list[Sync]) -> list[str]:
+    first, refresh = syncs
+    lines = [
+        f"Overture's replica, in-memory DynamoDB Local, {os.cpu_count()} CPUs "
+        f"({platform.python_implementation()} {platform.python_version()}); CPU is this process's alone",
+        "",
+        f"Reader alone: {read_rows:,} rows in {groups} row groups, "
+        f"{reads.cpu / read_rows * 1e6:.1f} µs CPU per row "
+        f"(read, decoded, mapped to records), {reads.gets / groups:.1f} ranged GETs per row group, "
+        f"{reads.dynamodb['bytes'] / read_rows:.0f} bytes fetched per row",
+        "",
+        "| stage | tasks | first load: CPU µs per row | DynamoDB requests per row | "
+        "work files written per row | refresh: CPU µs per row read |",
+        "|---|---|---|---|---|---|",
+    ]
+    for stage in STAGES:
+        one, two = first.stages[stage], refresh.stages[stage]
+        lines.append(
+            f"| {stage} | {one.tasks} | {one.cpu / first.rows * 1e6:.1f} | "
+            f"{sum(one.dynamodb.values()) / first.rows:.4f} | {one.puts / first.rows:.4f} | "
+            f"{two.cpu / refresh.rows * 1e6:.1f} |"
+        )
+    lines += [
+        "",
+        "| sync | rows read | added + removed | items written | write units | per row read | per change |",
+    ]
+    lines.append("|---|---|---|---|---|---|---|")
+    for name, sync in (("first load", first), ("refresh", refresh)):
+        units = _total(sync.written, "units")
+        lines.append(
+            f"| {name} | {sync.rows:,} | {sync.changes:,} | {_total(sync.written, 'items'):,} | {units:,} | "
+            f"{units / sync.rows:.2f} | {units / max(1, sync.changes):.2f} |"
+        )
+    kinds = sorted({k.rsplit(" ", 1)[0] for k in first.written})
+    lines += ["", "| items | first load: units per row | refresh: units per change |", "|---|---|---|"]
+    for kind in kinds:
+        lines.append(
+            f"| {kind}# | {first.written[kind + ' units'] / first.rows:.3f} | "
+            f"{refresh.written[kind + ' units'] / max(1, refresh.changes):.3f} |"
+        )
+    return [*lines, ""]
+
+
+@dataclass(frozen=True)
+class Run:
+    """A sync projected to the planet: CPU seconds per stage and their tasks, write units, bytes
+    written, work-store requests."""
+
+    name: str
+    cpu: dict[str, float]
+    tasks: dict[str, int]
+    units: float
+    bytes: float
+    puts: float  # work-store requests
+    gets: float
+
+
+def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, workers: list[int]) -> list[str]:
+    scale = PLANET_ROWS / first.rows
+    tasks = _planet_tasks(PLANET_ROWS)
+    runs = [_projected("first load", first, scale, tasks, _total(first.written, "units") * scale)]
+    # A refresh: the pool's items (addresses, ledger, text index) grow with the changes; the
+    # catalog is written whole for each new snapshot, so it grows with the rows (an upper bound:
+    # a country's locations grow far slower than its addresses).
+    pool_per_change = _total(refresh.written, "units", "pool") / max(1, refresh.changes)
+    catalog = _total(refresh.written, "units", "catalog") * PLANET_ROWS / refresh.rows
+    for share in (0.01, 0.05):
+        changes = 2 * share * PLANET_ROWS  # as many removed as added
+        units = pool_per_change * changes + catalog
+        runs.append(_projected(f"refresh {share:.0%}", refresh, PLANET_ROWS / refresh.rows, tasks, units))
+    lines = [
+        f"Projected to Overture's {PLANET_ROWS / 1e6:.1f} M rows (x{scale:,.0f} the replica): map tasks of "
+        f"{PLANET_TASK_ROWS:,} rows in the Fargate task (2 vCPU, 8 GB), the other stages' tasks in the "
+        f"{LAMBDA_GB * 1024:,.0f} MB Lambda, each task's CPU as this machine's; on-demand writes at most "
+        f"{TABLE_WRU_PER_S:,} WRU/s per table; a refresh rereads every row (what the pipeline does today)",
+        "",
+        "| run | workers | wall h | Lambda GB-s | Fargate task h | write units M | work S3 PUT + GET M | "
+        "transitions k | $ |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [_row(run, n) for run in runs for n in workers]
+    lines += ["", *_breakdown(runs), "", "| shuffle | work files (PUT + GET each) |", "|---|---|"]
+    lines += [f"| {k} | {v / 1e6:,.2f} M |" for k, v in shuffles(refresh=True).items()]
+    load = runs[0]
+    compute = sum(v for k, v in dollars(load).items() if k != "DynamoDB writes")
+    lines += [
+        "",
+        f"First load by Import from S3 instead: {load.bytes / 1e9:,.0f} GB of items at ${IMPORT_GB}/GB = "
+        f"${load.bytes / 1e9 * IMPORT_GB:,.0f} (${load.bytes / 1e9 * IMPORT_GB + compute:,.0f} with the "
+        "rest of the run), no write units and no table quota (into a new table only), against "
+        f"${load.units * WRU:,.0f} of on-demand writes ({load.units / 1e9:.2f} G WRU, "
+        f"{load.units / TABLE_WRU_PER_S / 3600:.1f} h at the default table quota)",
+        f"Overture's parts: {PLANET_ROW_GROUPS:,} row groups, {reads.gets / groups:.0f} ranged GETs each "
+        "(the public bucket's requests are not billed to the reader)",
+    ]
+    return lines
+
+
+def _planet_tasks(rows: int) -> dict[str, int]:
+    """Each stage's tasks at the planet's size, from the pipeline's own sizes (job.py)."""
+    cells = math.ceil(rows / ROWS_PER_CELL)
+    countries = len(OVERTURE_COUNTRIES)
+    return {
+        "map": math.ceil(rows / PLANET_TASK_ROWS)
+        + countries,  # a run per part and country, cut at the budget
+        "objects": 0,
+        "bounds": 0,
+        "dedupe": cells,
+        "texts": math.ceil(rows / CLAIMS_PER_CELL),
+        "route": cells,
+        "sort": math.ceil(rows / PART_ROWS) + 4 * countries,
+        "plan": countries,
+        "write": math.ceil(rows / SHARD_ROWS),
+        "index": math.ceil(rows / INDEX_ROWS),
+        "publish": countries,
+    }
+
+
+def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units: float) -> Run:
+    """CPU and write units grow with the rows; the work store's requests with the tasks (each
+    reads its inputs and writes its outputs, as measured per task), plus the shuffles, whose files
+    grow with producers times consumers (`shuffles`)."""
+    cpu = {stage: counts.cpu * scale for stage, counts in sync.stages.items()}
+    puts = gets = 0.0
+    for stage, counts in sync.stages.items():
+        per_task = tasks[stage] / max(1, counts.tasks)
+        puts, gets = puts + counts.puts * per_task, gets + counts.gets * per_task
+    files = sum(shuffles(refresh=sync.changes < sync.rows / 2).values())
+    bytes_ = _total(sync.written, "bytes") * scale
+    return Run(name, cpu, tasks, units, bytes_, puts + files, gets + files)
+
+
+def shuffles(*, refresh: bool) -> dict[str, int]:
+    """The work files of each all-to-all exchange at the planet's size, one PUT and one GET each:
+    a map task writes a file per street cell at each flush (every MAP_BUFFER lines), and a flush's
+    rows fall in nearly every cell (cells hash the street key over all countries); a dedupe task
+    writes its text claims per text cell; a route task writes its rows per order cell part (a
+    country's stratum and first-level region: at most 4 x 887 for the 39 countries, by
+    ISO 3166-2), and in a refresh its added rows' ids too."""
+    import pycountry
+
+    street_cells = math.ceil(PLANET_ROWS / ROWS_PER_CELL)
+    regions = 0
+    for country in OVERTURE_COUNTRIES:
+        found = pycountry.subdivisions.get(country_code=country) or ()  # type: ignore[no-untyped-call]
+        regions += max(1, len([s for s in found if s.parent_code is None]))
+    order_parts = STRATA * regions + math.ceil(PLANET_ROWS / PART_ROWS)
+    map_flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / MAP_BUFFER)
+    found = {
+        "map -> dedupe": map_flushes * street_cells,
+        "dedupe -> texts": street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL),
+        "route -> sort": street_cells * order_parts,
+    }
+    if refresh:
+        found["route -> sort, added ids"] = street_cells * order_parts
+    return found
+
+
+def _row(run: Run, workers: int) -> str:
+    """Wall time: each stage's tasks in waves of `workers`, or the table's write quota if longer."""
+    compute = sum(
+        math.ceil(max(1, run.tasks[s]) / workers) * seconds / max(1, run.tasks[s])
+        for s, seconds in run.cpu.items()
+    )
+    wall = max(compute, run.units / TABLE_WRU_PER_S)
+    transitions = sum(run.tasks.values()) * CHILD_TRANSITIONS
+    return (
+        f"| {run.name} | {workers:,} | {wall / 3600:.2f} | {_lambda_gb_s(run):,.0f} | "
+        f"{run.cpu['map'] / 3600:,.1f} | {run.units / 1e6:,.1f} | "
+        f"{run.puts / 1e6:.2f} + {run.gets / 1e6:.2f} | "
+        f"{transitions / 1e3:,.1f} | {sum(dollars(run).values()):,.0f} |"
+    )
+
+
+def _lambda_gb_s(run: Run) -> float:
+    return (sum(run.cpu.values()) - run.cpu["map"]) * LAMBDA_GB
+
+
+def dollars(run: Run) -> dict[str, float]:
+    """The run's cost by what is billed."""
+    items = sum(run.tasks.values())
+    return {
+        "Lambda": _lambda_gb_s(run) * LAMBDA_GB_S + items * LAMBDA_REQUEST,
+        "Fargate": run.cpu["map"] / 3600 * FARGATE_HOUR,
+        "DynamoDB writes": run.units * WRU,
+        "S3 work store": run.puts * S3_PUT + run.gets * S3_GET,
+        "Step Functions": items * CHILD_TRANSITIONS * TRANSITION,
+    }
+
+
+def _breakdown(runs: list[Run]) -> list[str]:
+    kinds = list(dollars(runs[0]))
+    lines = ["| run | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+    for run in runs:
+        lines.append(f"| {run.name} | " + " | ".join(f"${v:,.2f}" for v in dollars(run).values()) + " |")
+    return lines
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--workers", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--countries", nargs="*", default=[])
+    args = parser.parse_args()
+    print("\n".join(main(args.workers, args.countries)))
