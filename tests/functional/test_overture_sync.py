@@ -92,7 +92,11 @@ def _addresses(wired: deps.Dependencies, country: str) -> list[PublishedAddress]
 
 def _served(wired: deps.Dependencies, country: str) -> dict[str, dict[str, object]]:
     return {
-        a.id: {"source": a.provenance.source_id, "license": a.provenance.license}
+        a.id: {
+            "source": a.provenance.source_id,
+            "license": a.provenance.license,
+            "attribution": a.provenance.attribution,
+        }
         for a in _addresses(wired, country)
     }
 
@@ -115,6 +119,10 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     no = before["NO"]
     assert {v["source"] for v in no.values()} == {"overture-NO:OpenAddresses/no-countrywide-kartverket"}
     assert {v["license"] for v in no.values()} == {"CC-BY-4.0"}  # the row's own SPDX licence
+    # CC-BY: the dataset credited, before the aggregator
+    assert {v["attribution"] for v in no.values()} == {
+        "OpenAddresses/no-countrywide-kartverket; © Overture Maps Foundation"
+    }
     assert {v["license"] for v in before["SG"].values()} == {"see the dataset's terms"}  # none given
 
     auth = bearer(issue_token(dependencies.stores.tokens, clock))

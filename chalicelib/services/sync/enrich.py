@@ -101,11 +101,13 @@ def _origin(candidate: Candidate, source: SourceFacts) -> str:
 
 def _provenance(candidate: Candidate, entry: SourceEntry) -> Provenance:
     """A row naming its own dataset (Overture's) is served under it and under its own licence where
-    it gives one; the others under their manifest entry's."""
+    it gives one, and its attribution names the dataset first (CC-BY asks to credit the licensor,
+    not only the aggregator); the others under their manifest entry's."""
     raw, source_id = candidate.raw, entry.family or entry.id  # a family outlives its tasks' entries
     if not raw.dataset:
         return Provenance(source_id, entry.license, entry.attribution)
-    return Provenance(f"{source_id}:{raw.dataset}", raw.license or entry.license, entry.attribution)
+    attribution = f"{raw.dataset}; {entry.attribution}"
+    return Provenance(f"{source_id}:{raw.dataset}", raw.license or entry.license, attribution)
 
 
 def _identity_text(candidate: Candidate) -> str:
