@@ -34,8 +34,8 @@ from chalicelib.reference.overture_levels import LEVELS
 from chalicelib.services.sync.discovery import discover
 from chalicelib.services.sync.job import (
     CLAIMS_PER_CELL,
+    CONTAINER_MAP_BUFFER,
     INDEX_ROWS,
-    MAP_BUFFER,
     PART_ROWS,
     ROWS_PER_CELL,
     SHARD_ROWS,
@@ -323,6 +323,19 @@ def _measured(reads: Counts, read_rows: int, groups: int, syncs: list[Sync]) -> 
             f"| {kind}# | {first.written[kind + ' units'] / first.rows:.3f} | "
             f"{refresh.written[kind + ' units'] / max(1, refresh.changes):.3f} |"
         )
+    lines += [
+        "",
+        "The newest release's addresses held to Google's address rules (libaddressinput's data, "
+        "as the sync assesses each address):",
+        "",
+        "| country | published | complete | components most often missing or invalid |",
+        "|---|---|---|---|",
+    ]
+    for country, outcome in sorted(refresh.report.countries.items()):
+        if outcome.addresses:
+            worst = ", ".join(f"{k} {v:,}" for k, v in Counter(outcome.incomplete).most_common(3))
+            share = outcome.complete / outcome.addresses
+            lines.append(f"| {country} | {outcome.addresses:,} | {share:.1%} | {worst or '-'} |")
     return [*lines, ""]
 
 
@@ -417,7 +430,8 @@ def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units
 
 def shuffles(*, refresh: bool) -> dict[str, int]:
     """The work files of each all-to-all exchange at the planet's size, one PUT and one GET each:
-    a map task writes a file per street cell at each flush (every MAP_BUFFER lines), and a flush's
+    a map task (in the container) writes a file per street cell at each flush (every
+    CONTAINER_MAP_BUFFER lines: once per task of 500,000 rows), and a flush's
     rows fall in nearly every cell (cells hash the street key over all countries); a dedupe task
     writes its text claims per text cell; a route task writes its rows per order cell part (a
     country's stratum and first-level region: at most 4 x 887 for the 39 countries, by
@@ -430,7 +444,7 @@ def shuffles(*, refresh: bool) -> dict[str, int]:
         found = pycountry.subdivisions.get(country_code=country) or ()  # type: ignore[no-untyped-call]
         regions += max(1, len([s for s in found if s.parent_code is None]))
     order_parts = STRATA * regions + math.ceil(PLANET_ROWS / PART_ROWS)
-    map_flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / MAP_BUFFER)
+    map_flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER)
     found = {
         "map -> dedupe": map_flushes * street_cells,
         "dedupe -> texts": street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL),

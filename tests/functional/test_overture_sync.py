@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import boto3
@@ -17,9 +18,13 @@ from chalice.test import Client
 from chalicelib import deps
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.reference.licences import load_licence_policy
+from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.overture_plan import Publication, manifest_entries, plan_tasks, row_group_facts
 from chalicelib.storage.files.overture_bucket import PARTS, S3Releases
+from chalicelib.storage.files.sync_work import LocalWorkStore
+from chalicelib.sync_wiring import sync_pipeline
 from tests.support.factories import SOURCES, bearer, issue_token, needs_sources
 from tests.support.fakes import FakeClock
 from tests.support.sync import sync, write_manifest
@@ -217,3 +222,27 @@ def test_an_address_overture_and_its_own_publisher_both_serve_is_served_once(
     served = _addresses(dependencies, "NO")
     texts = [(a.components.street, a.components.house_number, a.components.postcode) for a in served]
     assert len(texts) == len(set(texts)) == report.countries["NO"].addresses == 20
+
+
+def test_a_container_map_task_holds_more_lines_before_it_writes_them_out(
+    tmp_path: Path, dependencies: deps.Dependencies
+) -> None:
+    """Each flush writes a file per street cell, so a container task (Overture's) flushes at a
+    larger buffer than a Lambda task: here 1,000 lines against 100, and BE's 658 Overture rows go
+    out in one flush while Brussels' 665 OpenAddresses rows take seven."""
+    overture = json.loads(_manifest(tmp_path, SECOND).read_text(encoding="utf-8"))
+    brussels = json.loads(write_manifest(tmp_path, ["be-brussels-urbis-fr"]).read_text(encoding="utf-8"))
+    both = tmp_path / "be.json"
+    both.write_text(json.dumps([e for e in overture if e["country"] == "BE"] + brussels), encoding="utf-8")
+    work = tmp_path / "work"
+    pipeline = partial(sync_pipeline, dependencies, LocalWorkStore(work))
+    sizes = {"map_buffer": 100, "container_map_buffer": 1_000}
+    report = LocalExecutor(pipeline, sizes=sizes).run(SyncTarget(both, SOURCES))
+
+    assert report.countries["BE"].status == "published"
+    runners = {item["rank"]: item["runner"] for item in json.loads((work / "items" / "map.json").read_text())}
+    flushes: dict[str, set[str]] = {"container": set(), "lambda": set()}
+    for path in (work / "rows").rglob("*.jsonl"):
+        rank, part = path.stem.split("-")
+        flushes[runners[int(rank)]].add(part)
+    assert (len(flushes["container"]), len(flushes["lambda"])) == (1, 7)

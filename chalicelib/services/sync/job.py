@@ -14,7 +14,12 @@ PART_ROWS = 500_000  # rows one sort task takes, about: a few minutes, well insi
 SAMPLE_EVERY = 1_000  # one kept row in this many gives its order key to the splitters
 SHARD_ROWS = 20_000  # addresses one write task writes
 INDEX_ROWS = 200_000  # addresses whose tokens one index task merges (some 15 postings each)
-MAP_BUFFER = 100_000  # lines a map task holds before it writes them out
+MAP_BUFFER = 100_000  # lines a map task holds before it writes them out (a Lambda's 2 GB)
+# A container task's (8 GB): each flush writes a file per street cell its rows fall in, and at the
+# planet's size nearly every cell gets some, so the files grow with rows / buffer x cells (11.6 M
+# at 100,000 lines, 1.1 M at 1,000,000; make bench-planet). A million lines of some 1.2 KB are
+# about 1.2 GB held, twice that for CJK text.
+CONTAINER_MAP_BUFFER = 1_000_000
 # Rows a Lambda task takes in: mapping runs at about 230 µs a row (make bench-sync-scale), so 2 M
 # rows take some 8 of Lambda's 15 minutes. A source group, extract or country above it is marked
 # for a container task (state_machine.Container), which has no time limit.
@@ -41,6 +46,8 @@ class SyncJob(BaseModel):
     shard_rows: int = SHARD_ROWS
     part_rows: int = PART_ROWS
     sample_every: int = SAMPLE_EVERY
+    map_buffer: int = MAP_BUFFER
+    container_map_buffer: int = CONTAINER_MAP_BUFFER
     work_format: int = WORK_FORMAT
 
 

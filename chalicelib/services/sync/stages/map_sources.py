@@ -7,7 +7,7 @@ import json
 
 from chalicelib.services.sync.dedupe import street_key
 from chalicelib.services.sync.enrich import SourceFacts
-from chalicelib.services.sync.job import MAP_BUFFER, Runner, runner_for
+from chalicelib.services.sync.job import Runner, runner_for
 from chalicelib.services.sync.reading import read_rows
 from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cell_of_key
@@ -46,7 +46,8 @@ def map_source(run: SyncRun, item: MapItem) -> Tallied:
     source = SourceFacts(group.family, group.primary, config.source(group.family), boundaries(run))
     tallies = Tallies()
     tally = tallies.tally(group.family, group.country)
-    out = Partitioned(run.work, item.rank, MAP_BUFFER)
+    buffer = job.container_map_buffer if item.runner == "container" else job.map_buffer
+    out = Partitioned(run.work, item.rank, buffer)
     for row in read_rows(group, item.rank, root, config, source, tally, files.open_remote):
         cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
         out.add("rows", cell, row_line(row))
