@@ -141,6 +141,20 @@ def test_an_overture_task_runs_in_the_container_whatever_its_size() -> None:
     assert runner_of(SourceGroup(family="c", entries=(csv,))) == "lambda"
 
 
+def test_an_extract_of_unknown_size_runs_in_the_container() -> None:
+    """Discovery's Geofabrik extracts carry no row count (GB's or Russia's may be among them):
+    their map and bounds tasks run where there is no time limit."""
+    extract = SourceEntry.model_validate(
+        {"id": "osm-great-britain-gb", "country": "GB", "format": "osm-pbf", "files": ["gb.osm.pbf"]}
+        | COMMON
+        | {"records": 0}
+    )
+    assert extract.records == 0
+    assert runner_of(SourceGroup(family=extract.id, entries=(extract,))) == "container"
+    counted = extract.model_copy(update={"records": 40_000})
+    assert runner_of(SourceGroup(family=extract.id, entries=(counted,))) == "lambda"
+
+
 def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> None:
     function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
     machine = definition(function, manifest=Manifest("ags-files", "sources/manifest.json"))

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from chalicelib.sources.manifest import SourceEntry
 
 ROWS_PER_CELL = 200_000  # street cells: what one dedupe task holds in memory
 CLAIMS_PER_CELL = 2_000_000  # object and text cells: small records
@@ -54,6 +57,16 @@ class SyncJob(BaseModel):
 def runner_for(rows: int) -> Runner:
     """Where a task of this many input rows runs: a Lambda, or a container past Lambda's limits."""
     return "container" if rows > LAMBDA_ROWS else "lambda"
+
+
+def runner_of_entries(entries: Iterable[SourceEntry]) -> Runner:
+    """Where a task reading these manifest entries runs. An entry that does not say how many rows it
+    holds (discovery's Geofabrik extracts: the index gives no counts, and a country's extract may
+    be GB's or Russia's) runs in the container, which has no time limit."""
+    chosen = list(entries)
+    if any(entry.records == 0 for entry in chosen):
+        return "container"
+    return runner_for(sum(entry.records for entry in chosen))
 
 
 def index_partitions(count: int) -> int:

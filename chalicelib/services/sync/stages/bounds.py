@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from chalicelib.services.sync import work_layout as keys
-from chalicelib.services.sync.job import Runner, runner_for
+from chalicelib.services.sync.job import Runner, runner_of_entries
 from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.stages.base import Stage, StageItem, TaskResult
 from chalicelib.services.sync.task_files import boundary_of
@@ -29,7 +29,7 @@ class BoundsResult(TaskResult):
 def plan(run: SyncRun) -> list[BoundsItem]:
     entries = run.entries()
     return [
-        BoundsItem(entry=i, runner=runner_for(e.records))
+        BoundsItem(entry=i, runner=runner_of_entries([e]))
         for i, e in enumerate(entries)
         if e.format.startswith("osm")
     ]

@@ -7,7 +7,7 @@ import json
 
 from chalicelib.services.sync.dedupe import street_key
 from chalicelib.services.sync.enrich import SourceFacts
-from chalicelib.services.sync.job import Runner, runner_for
+from chalicelib.services.sync.job import Runner, runner_of_entries
 from chalicelib.services.sync.reading import read_rows
 from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cell_of_key
@@ -35,7 +35,7 @@ def runner_of(group: SourceGroup) -> Runner:
     the Lambda package (165 MB past its limit): their tasks run in the container whatever their size."""
     if any(entry.format == "overture-parquet" for entry in group.entries):
         return "container"
-    return runner_for(sum(e.records for e in group.entries))
+    return runner_of_entries(group.entries)
 
 
 def map_source(run: SyncRun, item: MapItem) -> Tallied:
