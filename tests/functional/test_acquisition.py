@@ -205,3 +205,20 @@ def test_the_s3_store_keeps_the_file_and_its_record(tmp_path: Path, aws_env: Non
         assert files.stamp(ANDORRA) == stamp  # same bytes, new validators: no rebuild
         store.keep(ANDORRA, body, StoredSource(**{**record.__dict__, "sha256": "cd" * 32}))
         assert files.stamp(ANDORRA) != stamp  # new bytes: the next sync rebuilds
+
+
+def test_a_copy_held_on_local_disk_is_replaced_when_the_object_changes(tmp_path: Path, aws_env: None) -> None:
+    """A warm Lambda keeps its copies in /tmp: the manifest the Discover state rewrites (or a file
+    the acquisition replaces) is read again, an unchanged one is not."""
+    with mock_aws():
+        s3 = boto3.client("s3", region_name="us-east-1")
+        s3.create_bucket(Bucket="sources")
+        files = S3SourceFiles(S3SourceStore("sources", client=s3), tmp_path / "copies")
+        s3.put_object(Bucket="sources", Key="sources/manifest.json", Body=b"[1]")
+        assert (files.local(["manifest.json"]) / "manifest.json").read_bytes() == b"[1]"
+        s3.put_object(Bucket="sources", Key="sources/manifest.json", Body=b"[1, 2]")
+        assert (files.local(["manifest.json"]) / "manifest.json").read_bytes() == b"[1, 2]"
+        gets: list[str] = []
+        s3.meta.events.register("before-send.s3.GetObject", lambda request, **_: gets.append(request.url))
+        files.local(["manifest.json"])
+        assert gets == []  # the same version: the copy held is read

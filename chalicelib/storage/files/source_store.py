@@ -125,15 +125,22 @@ class S3SourceFiles:
         self.store, self.cache = store, cache
 
     def local(self, names: list[str]) -> Path:
+        """Each file copied unless the copy held is of the object's current version (its ETag): a
+        warm Lambda must not read yesterday's manifest after the Discover state rewrote it, nor a
+        source the acquisition replaced."""
         for name in names:
             if is_remote(name):
                 continue  # read in place, by ranges (open_remote)
-            target = self.cache / name
-            if not target.is_file():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                partial = target.with_name(target.name + ".partial")
-                self.store.client.download_file(self.store.bucket, self.store.prefix + name, str(partial))
-                os.replace(partial, target)
+            key = self.store.prefix + name
+            target, version = self.cache / name, self.cache / f"{name}.etag"
+            etag = str(self.store.client.head_object(Bucket=self.store.bucket, Key=key)["ETag"])
+            if target.is_file() and version.is_file() and version.read_text(encoding="utf-8") == etag:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            partial = target.with_name(target.name + ".partial")
+            self.store.client.download_file(self.store.bucket, key, str(partial))
+            os.replace(partial, target)
+            version.write_text(etag, encoding="utf-8")
         return self.cache
 
     def stamp(self, name: str) -> str:
