@@ -113,8 +113,10 @@ def _provenance(sources: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
     if not whole:
         return "", "", ""
     first = whole[0]
-    licences = dict.fromkeys(_text(s.get("license")) for s in [first, *sources])
-    licence = " AND ".join(x for x in licences if x)
+    licences = [x for x in dict.fromkeys(_text(s.get("license")) for s in [first, *sources]) if x]
+    if len(licences) > 1:  # an item's own expression kept whole: `(A OR B) AND C`
+        licences = [f"({x})" if " " in x else x for x in licences]
+    licence = " AND ".join(licences)
     return _text(first.get("dataset")), licence, _text(first.get("record_id"))
 
 

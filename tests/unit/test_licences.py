@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from chalicelib.reference.licences import UNLISTED, load_licence_policy
+from chalicelib.reference.licences import UNLISTED, load_licence_policy, parse_expression
 
 
 def test_the_packaged_policy_serves_open_data_and_refuses_non_commercial_data() -> None:
@@ -23,7 +23,13 @@ def test_the_packaged_policy_serves_open_data_and_refuses_non_commercial_data() 
         "non commercial use only",
     ):
         assert policy.class_of(text) == "non-commercial", text
-    assert policy.class_of("NC OneMap terms of use (North Carolina)") == UNLISTED
+    for text in (
+        "NC OneMap terms of use (North Carolina)",
+        "Data provided by NC OneMap",
+        "Free for commercial and non-commercial use",
+        "Open Government Licence: use for commercial and non-commercial purposes",
+    ):
+        assert policy.class_of(text) == UNLISTED, text
     assert [policy.accepts(x) for x in ("CC0-1.0", "CC-BY-4.0", "ODbL-1.0", "own terms", "CC-BY-NC-4.0")] == [
         True,
         True,
@@ -56,4 +62,22 @@ def test_a_record_of_several_datasets_is_served_only_if_every_licence_is_accepte
     assert policy.accepts("CC-BY-4.0 AND ODbL-1.0")
     assert not policy.accepts("CC-BY-4.0 AND CC-BY-NC-4.0")
     assert policy.accepts("CC-BY-NC-4.0 OR CC-BY-4.0")  # the licensee chooses
-    assert not policy.accepts("CC-BY-NC-4.0 OR CC BY-NC-SA 3.0")
+    assert not policy.accepts("CC-BY-NC-4.0 OR CC-BY-NC-SA-4.0")
+    assert not policy.accepts("(CC0-1.0 OR MIT) AND CC-BY-NC-4.0")  # AND binds the parenthesis
+    assert policy.accepts(
+        "CC-BY-4.0 OR ODbL-1.0 AND CC-BY-NC-4.0"
+    )  # AND binds first: CC-BY-4.0 is one choice
+    assert policy.accepts("cc-by-4.0 and odbl-1.0")
+    assert policy.accepts("Apache-2.0 WITH LLVM-exception")
+    assert not policy.accepts("CC-BY-NC-4.0 WITH Some-exception")
+    # Not an expression: a publisher's words, judged whole.
+    assert policy.accepts("Icelandic public-sector information re-use terms")
+    assert not policy.accepts("Creative Commons Attribution-NonCommercial 4.0 and ODbL")
+
+
+def test_an_expression_is_parsed_as_spdx_writes_it_or_not_at_all() -> None:
+    assert parse_expression("CC-BY-4.0") == "CC-BY-4.0"
+    assert parse_expression("A OR B AND C") == ("OR", ["A", ("AND", ["B", "C"])])
+    assert parse_expression("(A OR B) AND C") == ("AND", [("OR", ["A", "B"]), "C"])
+    for text in ("A AND", "(A OR B", "A B", "AND A", "A WITH", "see the dataset's terms", ""):
+        assert parse_expression(text) is None, text

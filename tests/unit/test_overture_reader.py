@@ -120,6 +120,10 @@ def test_a_row_built_from_several_datasets_is_under_every_one_s_licence() -> Non
         {**row, "sources": [whole, {**postcode, "license": whole["license"]}]}, source_id="o", language=""
     )
     assert alone.license == "CC-BY-4.0"
+    either = to_record(
+        {**row, "sources": [{**whole, "license": "CC0-1.0 OR MIT"}, postcode]}, source_id="o", language=""
+    )
+    assert either.license == "(CC0-1.0 OR MIT) AND ODbL-1.0"
 
 
 def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewer_rows() -> None:
