@@ -6,6 +6,7 @@ manifest written loads back as the sync reads it."""
 from __future__ import annotations
 
 import io
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,9 @@ from moto import mock_aws
 from chalicelib.cli.main import main
 from chalicelib.errors import ConfigurationError
 from chalicelib.reference.pool_config import load_pool_config
-from chalicelib.services.sync.discovery import Discovered, discover
+from chalicelib.services.sync.discovery import Discovered, Upstreams, discover, discover_manifest
 from chalicelib.sources.geofabrik import parse_index
-from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.manifest import SourceEntry, load_manifest
 from chalicelib.sources.overture_plan import row_group_facts
 from chalicelib.storage.files.overture_bucket import PARTS, LocalReleases, S3Releases
 from tests.support.factories import SOURCES, needs_sources
@@ -121,3 +122,27 @@ def test_a_newest_release_without_parts_is_an_error_not_a_switch_to_osm(tmp_path
     (tmp_path / "release" / "2026-12-16.0").mkdir(parents=True)
     with pytest.raises(ConfigurationError, match="lists no parts"):
         _discover(LocalReleases(tmp_path))
+
+
+def test_the_discover_state_writes_the_manifest_or_keeps_the_one_held(tmp_path: Path) -> None:
+    """The scheduled sync's first state: Overture's release and Geofabrik's index made into the
+    manifest it keeps; a bucket that lists no release, or an index that cannot be read, keeps the
+    manifest held instead of moving every country to OSM or to nothing."""
+    kept: list[list[SourceEntry]] = []
+    index = partial(INDEX.read_text, encoding="utf-8")
+    summary = discover_manifest(Upstreams(LocalReleases(OVERTURE), index), load_pool_config(), kept.append)
+    [entries] = kept
+    assert summary["release"] == "2026-11-18.0"
+    assert summary["entries"] == len(entries)
+    assert set(summary["countries"]) == set(load_pool_config().enabled)  # 10 from Overture, 18 from OSM
+    assert {e.country for e in entries if e.format == "overture-parquet"} == REPLICA_COUNTRIES
+    assert summary["missing"] == []
+
+    (tmp_path / "release").mkdir()
+    for upstreams in (
+        Upstreams(LocalReleases(tmp_path), index),  # the bucket lists no release
+        Upstreams(LocalReleases(OVERTURE), lambda: "<html>not the index</html>"),
+    ):
+        with pytest.raises(ConfigurationError):
+            discover_manifest(upstreams, load_pool_config(), kept.append)
+    assert len(kept) == 1  # nothing written over the manifest held

@@ -166,6 +166,19 @@ def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> 
     assert definition(function)["StartAt"] == "Start"
 
 
+def test_with_discovery_the_machine_first_writes_the_manifest_and_goes_on_if_it_fails() -> None:
+    function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
+    machine = definition(function, manifest=Manifest("ags-files", "sources/manifest.json"), discovery=True)
+    states = machine["States"]
+    assert states[machine["StartAt"]]["Parameters"] == {"action": "discover", "run.$": "$$.Execution.Name"}
+    discover = states[states[machine["StartAt"]]["Next"]]
+    assert discover["Next"] == "Acquire"
+    assert discover["Catch"] == [
+        {"ErrorEquals": ["States.ALL"], "ResultPath": "$.discovery_error", "Next": "Acquire"}
+    ]
+    assert definition(function, manifest=Manifest("b", "k"))["StartAt"] == "Acquire"  # without it
+
+
 @pytest.mark.parametrize(
     "event",
     [

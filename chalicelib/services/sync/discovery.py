@@ -129,6 +129,9 @@ def discover_manifest(
         except ValueError as exc:
             raise ConfigurationError(f"unreadable Geofabrik index: {exc}") from exc
     found = discover(upstreams.releases or NoReleases(), extracts, config, country_names(), task_rows)
+    # A configured bucket listing no release is a listing's hiccup, not a world without Overture.
+    if upstreams.releases is not None and found.release is None:
+        raise ConfigurationError("the Overture bucket lists no release; the manifest held is kept")
     if not found.entries:
         raise ConfigurationError(
             "discovery found no source for any enabled country; the manifest held is kept"

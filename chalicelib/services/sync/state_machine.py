@@ -137,7 +137,8 @@ def _discover(function_arn: str, container: Container | None) -> dict[str, Any]:
     event = {"action": "discover", "run.$": "$$.Execution.Name"}
     go_on = {
         "ResultPath": None,
-        "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": None, "Next": "Acquire"}],
+        # The error kept in the state's output: the execution's history shows why.
+        "Catch": [{"ErrorEquals": ["States.ALL"], "ResultPath": "$.discovery_error", "Next": "Acquire"}],
     }
     task = _run_task(container) if container is not None else _invoke(function_arn, None)
     return {
