@@ -376,11 +376,12 @@ def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, worker
         "transitions k | $ |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    lines += [_row(run, n) for run in runs for n in workers]
-    lines += ["", *_breakdown(runs), "", "| shuffle | work files (PUT + GET each) |", "|---|---|"]
+    lines += [_row(run, n, w) for run in runs for n, w in _concurrencies(run, workers)]
+    lines += ["", *_breakdown(runs, workers), "", "| shuffle | work files (PUT + GET each) |", "|---|---|"]
     lines += [f"| {k} | {v / 1e6:,.2f} M |" for k, v in shuffles(refresh=True).items()]
     load = runs[0]
-    compute = sum(v for k, v in dollars(load).items() if k != "DynamoDB writes")
+    capped = dollars(load, writers_for_the_quota(load))
+    compute = sum(v for k, v in capped.items() if k != "DynamoDB writes")
     lines += [
         "",
         f"First load by Import from S3 instead: {load.bytes / 1e9:,.0f} GB of items at ${IMPORT_GB}/GB = "
@@ -455,31 +456,63 @@ def shuffles(*, refresh: bool) -> dict[str, int]:
     return found
 
 
-def _row(run: Run, workers: int) -> str:
-    """Wall time: each stage's tasks in waves of `workers`, or the table's write quota if longer."""
-    compute = sum(
-        math.ceil(max(1, run.tasks[s]) / workers) * seconds / max(1, run.tasks[s])
-        for s, seconds in run.cpu.items()
-    )
-    wall = max(compute, run.units / TABLE_WRU_PER_S)
+def _waves(run: Run, stage: str, workers: int) -> float:
+    """A stage's wall seconds: its tasks in waves of `workers`."""
+    tasks = max(1, run.tasks[stage])
+    return math.ceil(tasks / workers) * run.cpu[stage] / tasks
+
+
+def _quota_seconds(run: Run) -> float:
+    return run.units / TABLE_WRU_PER_S
+
+
+def _wall(run: Run, workers: int, writers: int) -> float:
+    """The stages one after another; the write stage as long as the table's quota makes it."""
+    others = sum(_waves(run, s, workers) for s in run.cpu if s != "write")
+    return others + max(_waves(run, "write", writers), _quota_seconds(run))
+
+
+def _write_billed(run: Run, writers: int) -> float:
+    """The write Lambdas' billed seconds: their CPU, or, where the table's quota holds them back,
+    every running writer waiting out the quota's time."""
+    running = min(writers, max(1, run.tasks["write"]))
+    if _quota_seconds(run) <= _waves(run, "write", writers):
+        return run.cpu["write"]
+    return max(run.cpu["write"], running * _quota_seconds(run))
+
+
+def writers_for_the_quota(run: Run) -> int:
+    """How many writers keep the table's quota busy: the quota over one writer's rate (its write
+    units per CPU second, as measured)."""
+    return max(1, math.ceil(TABLE_WRU_PER_S / (run.units / max(run.cpu["write"], 1e-9))))
+
+
+def _concurrencies(run: Run, workers: list[int]) -> list[tuple[int, int]]:
+    """Each worker count for every stage, and the largest with the write stage capped at what the
+    table's quota keeps busy."""
+    return [(n, n) for n in workers] + [(max(workers), writers_for_the_quota(run))]
+
+
+def _row(run: Run, workers: int, writers: int) -> str:
     transitions = sum(run.tasks.values()) * CHILD_TRANSITIONS
     return (
-        f"| {run.name} | {workers:,} | {wall / 3600:.2f} | {_lambda_gb_s(run):,.0f} | "
-        f"{run.cpu['map'] / 3600:,.1f} | {run.units / 1e6:,.1f} | "
+        f"| {run.name} | {workers:,} ({writers:,} writing) | {_wall(run, workers, writers) / 3600:.2f} | "
+        f"{_lambda_gb_s(run, writers):,.0f} | {run.cpu['map'] / 3600:,.1f} | {run.units / 1e6:,.1f} | "
         f"{run.puts / 1e6:.2f} + {run.gets / 1e6:.2f} | "
-        f"{transitions / 1e3:,.1f} | {sum(dollars(run).values()):,.0f} |"
+        f"{transitions / 1e3:,.1f} | {sum(dollars(run, writers).values()):,.0f} |"
     )
 
 
-def _lambda_gb_s(run: Run) -> float:
-    return (sum(run.cpu.values()) - run.cpu["map"]) * LAMBDA_GB
+def _lambda_gb_s(run: Run, writers: int) -> float:
+    others = sum(seconds for stage, seconds in run.cpu.items() if stage not in ("map", "write"))
+    return (others + _write_billed(run, writers)) * LAMBDA_GB
 
 
-def dollars(run: Run) -> dict[str, float]:
-    """The run's cost by what is billed."""
+def dollars(run: Run, writers: int) -> dict[str, float]:
+    """The run's cost by what is billed, with `writers` Lambdas writing at once."""
     items = sum(run.tasks.values())
     return {
-        "Lambda": _lambda_gb_s(run) * LAMBDA_GB_S + items * LAMBDA_REQUEST,
+        "Lambda": _lambda_gb_s(run, writers) * LAMBDA_GB_S + items * LAMBDA_REQUEST,
         "Fargate": run.cpu["map"] / 3600 * FARGATE_HOUR,
         "DynamoDB writes": run.units * WRU,
         "S3 work store": run.puts * S3_PUT + run.gets * S3_GET,
@@ -487,11 +520,13 @@ def dollars(run: Run) -> dict[str, float]:
     }
 
 
-def _breakdown(runs: list[Run]) -> list[str]:
-    kinds = list(dollars(runs[0]))
-    lines = ["| run | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+def _breakdown(runs: list[Run], workers: list[int]) -> list[str]:
+    kinds = list(dollars(runs[0], workers[0]))
+    lines = ["| run | writers | " + " | ".join(kinds) + " |", "|---|---|" + "---|" * len(kinds)]
     for run in runs:
-        lines.append(f"| {run.name} | " + " | ".join(f"${v:,.2f}" for v in dollars(run).values()) + " |")
+        for _, writers in _concurrencies(run, workers):
+            costs = dollars(run, writers).values()
+            lines.append(f"| {run.name} | {writers:,} | " + " | ".join(f"${v:,.2f}" for v in costs) + " |")
     return lines
 
 
