@@ -177,6 +177,8 @@ def test_with_discovery_the_machine_first_writes_the_manifest_and_goes_on_if_it_
         {"ErrorEquals": ["States.ALL"], "ResultPath": "$.discovery_error", "Next": "Acquire"}
     ]
     assert definition(function, manifest=Manifest("b", "k"))["StartAt"] == "Acquire"  # without it
+    with pytest.raises(ValueError, match="manifest"):
+        definition(function, discovery=True)  # nowhere to write the manifest
 
 
 @pytest.mark.parametrize(

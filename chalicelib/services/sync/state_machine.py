@@ -113,6 +113,8 @@ def definition(
         "Cause": "a country's sync failed; the others are published (the sync report: /data-health)",
     }
     states["Done"] = {"Type": "Succeed"}
+    if discovery and manifest is None:
+        raise ValueError("discovery writes the manifest the Acquire state reads: name it")
     start = "Start"
     if manifest is not None:
         states["Acquire"] = _acquire_map(function_arn, manifest)
