@@ -113,7 +113,12 @@ def _provenance(sources: Sequence[dict[str, Any]]) -> tuple[str, str, str]:
     if not whole:
         return "", "", ""
     first = whole[0]
-    licences = [x for x in dict.fromkeys(_text(s.get("license")) for s in [first, *sources]) if x]
+    others = [x for x in dict.fromkeys(_text(s.get("license")) for s in sources) if x]
+    own = _text(first.get("license"))
+    if own or not others:
+        licences = list(dict.fromkeys([own, *others])) if own else []
+    else:  # the whole row's dataset states none: SPDX's NOASSERTION keeps that beside the others'
+        licences = ["NOASSERTION", *others]
     if len(licences) > 1:  # an item's own expression kept whole: `(A OR B) AND C`
         licences = [f"({x})" if " " in x else x for x in licences]
     licence = " AND ".join(licences)

@@ -124,6 +124,12 @@ def test_a_row_built_from_several_datasets_is_under_every_one_s_licence() -> Non
         {**row, "sources": [{**whole, "license": "CC0-1.0 OR MIT"}, postcode]}, source_id="o", language=""
     )
     assert either.license == "(CC0-1.0 OR MIT) AND ODbL-1.0"
+    unstated = to_record(
+        {**row, "sources": [{**whole, "license": None}, postcode]}, source_id="o", language=""
+    )
+    assert unstated.license == "NOASSERTION AND ODbL-1.0"  # the whole row's silence is not dropped
+    none = to_record({**row, "sources": [{**whole, "license": None}]}, source_id="o", language="")
+    assert none.license == ""  # the entry's terms apply
 
 
 def test_a_remote_part_that_breaks_off_fails_its_task_instead_of_publishing_fewer_rows() -> None:
