@@ -19,9 +19,9 @@ SHARD_ROWS = 20_000  # addresses one write task writes
 INDEX_ROWS = 200_000  # addresses whose tokens one index task merges (some 15 postings each)
 MAP_BUFFER = 100_000  # lines a map task holds before it writes them out (a Lambda's 2 GB)
 # A container task's (8 GB): each flush writes a file per street cell its rows fall in, and at the
-# planet's size nearly every cell gets some, so the files grow with rows / buffer x cells (11.6 M
-# at 100,000 lines, 1.1 M at 1,000,000; make bench-planet). A million lines of some 1.2 KB are
-# about 1.2 GB held, twice that for CJK text.
+# planet's size nearly every cell gets some (make bench-planet: 11.6 M files at 100,000 lines; at
+# 1,000,000 a 500,000-row task flushes once, 2.3 M). A million lines of some 1.2 KB are about
+# 1.2 GB held, twice that for CJK text.
 CONTAINER_MAP_BUFFER = 1_000_000
 # Rows a Lambda task takes in: mapping runs at about 230 µs a row (make bench-sync-scale), so 2 M
 # rows take some 8 of Lambda's 15 minutes. A source group, extract or country above it is marked
