@@ -166,6 +166,15 @@ def test_with_a_manifest_the_machine_first_acquires_each_entry_then_starts() -> 
     assert definition(function)["StartAt"] == "Start"
 
 
+def test_the_stages_writing_the_pool_run_at_most_the_writers_the_table_keeps_busy() -> None:
+    function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
+    machine = definition(function, max_concurrency=100, write_concurrency=6)
+    limits = {stage: machine["States"][f"Stage {stage}"]["MaxConcurrency"] for stage in STAGES}
+    assert limits == {stage: 6 if stage in ("write", "index") else 100 for stage in STAGES}
+    small = definition(function, max_concurrency=4, write_concurrency=6)
+    assert {small["States"][f"Stage {stage}"]["MaxConcurrency"] for stage in STAGES} == {4}
+
+
 def test_with_discovery_the_machine_first_writes_the_manifest_and_goes_on_if_it_fails() -> None:
     function = "arn:aws:lambda:us-east-1:123456789012:function:sync_step"
     machine = definition(function, manifest=Manifest("ags-files", "sources/manifest.json"), discovery=True)

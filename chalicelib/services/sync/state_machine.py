@@ -51,6 +51,11 @@ class Container:
 
 
 ACQUIRE_CONCURRENCY = 8  # requests at once to the publishers: polite, and enough for a daily fetch
+# Writers the pool table's default on-demand quota (40,000 WRU/s) keeps busy: one writer puts some
+# 8,000 units a second (make bench-planet measured 6 for Overture's first load; make
+# bench-sync-scale found 4 to 8 saturate it).
+WRITE_CONCURRENCY = 8
+WRITING_STAGES = ("write", "index")
 
 
 @dataclass(frozen=True)
@@ -65,12 +70,15 @@ def definition(
     function_arn: str,
     *,
     max_concurrency: int = 100,
+    write_concurrency: int = WRITE_CONCURRENCY,
     container: Container | None = None,
     manifest: Manifest | None = None,
     discovery: bool = False,
 ) -> dict[str, Any]:
-    """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage (the
-    write stage's is what DynamoDB on-demand absorbs; see docs/pool.md). `container`: where
+    """`function_arn`: the `sync_step` Lambda. `max_concurrency`: Lambda workers per stage;
+    `write_concurrency`: the stages writing the pool (write, index) take at most this many, what
+    the table's write quota keeps busy: more would only wait on it, billed (make bench-planet,
+    docs/benchmarks.md). `container`: where
     items marked for a container run; without it every item runs in the Lambda. `manifest`: fetch
     each entry's file from its publisher first (without it, the source store is filled by hand).
     `discovery`: before that, write the manifest from the upstreams' newest data (docs/overture.md)."""
@@ -94,7 +102,8 @@ def definition(
     for index, stage in enumerate(STAGES):
         following = _map_name(STAGES[index + 1]) if index + 1 < len(STAGES) else _VERDICT
         processor = _processor(function_arn, container, country_stage=stage in COUNTRY_STAGES)
-        states[_map_name(stage)] = _stage_map(stage, processor, max_concurrency, _close_name(stage))
+        concurrency = min(max_concurrency, write_concurrency) if stage in WRITING_STAGES else max_concurrency
+        states[_map_name(stage)] = _stage_map(stage, processor, concurrency, _close_name(stage))
         states[_close_name(stage)] = {
             **_invoke(function_arn, {"action": "close", "stage": stage, "run.$": "$.run"}),
             "ResultPath": "$.closed" if following == _VERDICT else None,
