@@ -13,10 +13,12 @@ from pathlib import Path
 
 import boto3
 import pyarrow.parquet as pq
+import pytest
 from chalice.test import Client
 
 from chalicelib import deps
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.errors import StorageUnavailable
 from chalicelib.reference.licences import load_licence_policy
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
@@ -157,9 +159,13 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     assert json.loads(again.body)["data"]["result"]["address"] == pinned["result"]["address"]
 
 
-def test_parts_in_a_bucket_are_read_in_place_by_ranges_as_production_reads_overture_s(
-    tmp_path: Path, dependencies: deps.Dependencies
+def test_parts_in_a_bucket_are_read_in_place_and_a_release_gone_from_it_breaks_no_pinned_request(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
 ) -> None:
+    """Read by ranges as production reads Overture's bucket. Then the release leaves the bucket
+    (Overture keeps two, about 60 days): a request pinned to its snapshot still answers (the pool
+    holds the addresses, not the parts), and a sync of the old manifest fails before it touches
+    anything, the served snapshot left as it was."""
     s3 = boto3.client("s3", region_name="us-west-2")
     s3.create_bucket(Bucket="overture-replica", CreateBucketConfiguration={"LocationConstraint": "us-west-2"})
     s3.put_bucket_policy(Bucket="overture-replica", Policy=json.dumps(PUBLIC_READ))  # as Overture's bucket
@@ -185,6 +191,20 @@ def test_parts_in_a_bucket_are_read_in_place_by_ranges_as_production_reads_overt
 
     assert {c: report.countries[c].addresses for c in ("NO", "SG")} == {"NO": 19, "SG": 659}
     assert {c: report.countries[c].status for c in ("NO", "SG")} == dict.fromkeys(("NO", "SG"), "published")
+
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+    pinned = json.loads(client.http.get("/api/v1/generate?country=SG&seed=3", headers=auth).body)["data"]
+    for part in bucket.parts(SECOND):
+        s3.delete_object(Bucket="overture-replica", Key=f"release/{SECOND}/{PARTS}/{part}")
+    again = client.http.get(
+        f"/api/v1/generate?country=SG&seed=3&snapshot={pinned['snapshotId']}", headers=auth
+    )
+    assert again.status_code == 200, again.body
+    assert json.loads(again.body)["data"]["result"]["address"] == pinned["result"]["address"]
+    active = dependencies.stores.registry.active_snapshot("SG")
+    with pytest.raises(StorageUnavailable, match="cannot be read"):
+        sync(dependencies, manifest)
+    assert dependencies.stores.registry.active_snapshot("SG") == active
 
 
 def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(
