@@ -377,8 +377,10 @@ def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, worker
         "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_row(run, n, w) for run in runs for n, w in _concurrencies(run, workers)]
-    lines += ["", *_breakdown(runs, workers), "", "| shuffle | work files (PUT + GET each) |", "|---|---|"]
-    lines += [f"| {k} | {v / 1e6:,.2f} M |" for k, v in shuffles(refresh=True).items()]
+    lines += ["", *_breakdown(runs, workers), "", "| shuffle | work PUTs + GETs |", "|---|---|"]
+    lines += [
+        f"| {k} | {p / 1e6:,.2f} M + {g / 1e6:,.2f} M |" for k, (p, g) in shuffles(refresh=True).items()
+    ]
     load = runs[0]
     capped = dollars(load, writers_for_the_quota(load))
     compute = sum(v for k, v in capped.items() if k != "DynamoDB writes")
@@ -424,19 +426,21 @@ def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units
     for stage, counts in sync.stages.items():
         per_task = tasks[stage] / max(1, counts.tasks)
         puts, gets = puts + counts.puts * per_task, gets + counts.gets * per_task
-    files = sum(shuffles(refresh=sync.changes < sync.rows / 2).values())
+    exchanged = shuffles(refresh=sync.changes < sync.rows / 2).values()
+    shuffle_puts, shuffle_gets = sum(p for p, _ in exchanged), sum(g for _, g in exchanged)
     bytes_ = _total(sync.written, "bytes") * scale
-    return Run(name, cpu, tasks, units, bytes_, puts + files, gets + files)
+    return Run(name, cpu, tasks, units, bytes_, puts + shuffle_puts, gets + shuffle_gets)
 
 
-def shuffles(*, refresh: bool) -> dict[str, int]:
-    """The work files of each all-to-all exchange at the planet's size, one PUT and one GET each:
-    a map task (in the container) writes a file per street cell at each flush (every
-    CONTAINER_MAP_BUFFER lines: once per task of 500,000 rows), and a flush's
-    rows fall in nearly every cell (cells hash the street key over all countries); a dedupe task
-    writes its text claims per text cell; a route task writes its rows per order cell part (a
-    country's stratum and first-level region: at most 4 x 887 for the 39 countries, by
-    ISO 3166-2), and in a refresh its added rows' ids too."""
+def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
+    """The PUTs and GETs of each all-to-all exchange at the planet's size. A map task (in the
+    container) writes a file per street cell at each flush (every CONTAINER_MAP_BUFFER lines:
+    once per task of 500,000 rows), and a flush's rows fall in nearly every cell (cells hash the
+    street key over all countries); a dedupe task writes its text claims per text cell. A route
+    task writes one object of its rows by order-cell part (a country's stratum and first-level
+    region: at most 4 x 887 for the 39 countries by ISO 3166-2, plus the parts of large cells),
+    and in a refresh one of its new rows' ids; the sort plan writes each part's list of ranges,
+    and each sort task reads its range of every route task's object."""
     import pycountry
 
     street_cells = math.ceil(PLANET_ROWS / ROWS_PER_CELL)
@@ -445,15 +449,21 @@ def shuffles(*, refresh: bool) -> dict[str, int]:
         found = pycountry.subdivisions.get(country_code=country) or ()  # type: ignore[no-untyped-call]
         regions += max(1, len([s for s in found if s.parent_code is None]))
     order_parts = STRATA * regions + math.ceil(PLANET_ROWS / PART_ROWS)
-    map_flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER)
-    found = {
-        "map -> dedupe": map_flushes * street_cells,
-        "dedupe -> texts": street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL),
-        "route -> sort": street_cells * order_parts,
+    map_files = (
+        _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER) * street_cells
+    )
+    claims = street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL)
+    exchanges = {
+        "map -> dedupe": (map_files, map_files),
+        "dedupe -> texts": (claims, claims),
+        "route -> sort (ranged reads)": (
+            street_cells + order_parts,
+            order_parts + street_cells * order_parts,
+        ),
     }
     if refresh:
-        found["route -> sort, added ids"] = street_cells * order_parts
-    return found
+        exchanges["route -> sort, new rows' ids (ranged reads)"] = (street_cells, street_cells * order_parts)
+    return exchanges
 
 
 def _waves(run: Run, stage: str, workers: int) -> float:

@@ -60,14 +60,16 @@ class CellStats:
         self.sources.add(address.provenance.source_id)
 
 
-def sorted_addresses(work: WorkStore, inputs: list[str], chunk: int) -> Iterator[PublishedAddress]:
-    """The addresses of `inputs` in snapshot order, holding at most `chunk` of them at a time:
-    sorted runs spill to temporary files, then merge."""
+def sorted_addresses(
+    work: WorkStore, inputs: list[tuple[str, int, int]], chunk: int
+) -> Iterator[PublishedAddress]:
+    """The addresses of `inputs` (byte ranges of work files) in snapshot order, holding at most
+    `chunk` of them at a time: sorted runs spill to temporary files, then merge."""
     runs: list[Path] = []
     held: list[PublishedAddress] = []
     with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
-        for key in inputs:
-            for line in work.read_lines(key):
+        for key, start, end in inputs:
+            for line in work.read_lines(key, start, end):
                 held.append(address_from_doc(json.loads(line)))
                 if len(held) >= chunk:
                     runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))

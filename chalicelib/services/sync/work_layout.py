@@ -90,12 +90,21 @@ def same_text_prefix(street_cell: int) -> str:
     return f"same-text/{street_cell:05d}/"
 
 
-def order(country: str, order_cell: str, street_cell: int) -> str:
-    return f"{order_prefix(country, order_cell)}{street_cell:05d}.jsonl"
+def routed(street_cell: int) -> str:
+    """A street cell's survivors, one order-cell part after another: one object per route task,
+    each part a byte range the sort's inputs name (a file per part and street cell would make
+    millions of objects at the planet's size; make bench-planet)."""
+    return f"routed/{street_cell:05d}.jsonl"
 
 
-def order_prefix(country: str, order_cell: str) -> str:
-    return f"order/{country}/{order_cell}/"
+def routed_born(street_cell: int) -> str:
+    """The ids of a street cell's rows new to the epoch, by order-cell part as in `routed`."""
+    return f"routed-born/{street_cell:05d}.lines"
+
+
+def sort_inputs(country: str, order_cell: str) -> str:
+    """A sort task's byte ranges of the route tasks' objects (`routed`, `routed_born`)."""
+    return f"sort-inputs/{country}/{order_cell}.json"
 
 
 def sorted_part(country: str, order_cell: str) -> str:
@@ -116,15 +125,6 @@ def postings(country: str, partition: int, first_ordinal: int) -> str:
 
 def postings_prefix(country: str, partition: int) -> str:
     return f"postings/{country}/{partition:04d}/"
-
-
-def born(country: str, order_cell: str, street_cell: int) -> str:
-    """The ids of a street cell's rows new to the epoch, of one part of an order cell."""
-    return f"born/{country}/{order_cell}/{street_cell:05d}.lines"
-
-
-def born_prefix(country: str, order_cell: str) -> str:
-    return f"born/{country}/{order_cell}/"
 
 
 def born_locations(country: str, order_cell: str) -> str:

@@ -19,8 +19,9 @@ from chalicelib.domain.ordering import CellKey, cell_of, order_key
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.dedupe import MergeReason, street_key
 from chalicelib.services.sync.generations import Comparison, Lineage, compare, lineages, record_lineages
+from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.run import SyncRun
-from chalicelib.services.sync.sharding import order_cell_name, part_of
+from chalicelib.services.sync.sharding import part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
 from chalicelib.services.sync.survival import Tallies, leave
@@ -45,8 +46,14 @@ class Compared(NamedTuple):
 NOTHING_COMPARED = Compared(0, 0, 0, 0)
 
 
+# (country, order cell, part, start, end): a part's byte range in the route task's object
+Span = tuple[str, tuple[int, str], int, int, int]
+
+
 class Routed(Tallied):
-    cells: list[tuple[str, tuple[int, str], int]]  # (country, order cell, part) this cell fed
+    cell: int
+    spans: list[Span]  # of the parts this cell fed, in `routed(cell)`
+    born: list[Span] = Field(default_factory=list)  # of their new rows' ids, in `routed_born(cell)`
     compared: dict[str, Compared] = Field(default_factory=dict)  # per country
 
 
@@ -73,20 +80,45 @@ def route_cell(run: SyncRun, item: CellItem) -> Routed:
             found = split.get((country, key))
             part = part_of(found, order_key(row.address)) if found else 0
             routed.setdefault((country, key, part), []).append(row.address)
-    for (country, key, part), addresses in routed.items():
-        lines = (json.dumps(address_to_doc(a), ensure_ascii=False) for a in addresses)
-        work.write_lines(keys.order(country, order_cell_name(key, part), cell), lines)
-    compared = {
-        country: _compare(run, lineage, cell, {p: a for p, a in routed.items() if p[0] == country})
-        for country, lineage in lineages(run).items()
-    }
-    return Routed(tallies=Tallied.counts(tallies), cells=sorted(routed), compared=compared)
+    parts = sorted(routed)
+    rows = [(p, [json.dumps(address_to_doc(a), ensure_ascii=False) for a in routed[p]]) for p in parts]
+    compared: dict[str, Compared] = {}
+    born: dict[Part, list[str]] = {}
+    for country, lineage in lineages(run).items():
+        own = {p: routed[p] for p in parts if p[0] == country}
+        compared[country], named = _compare(run, lineage, cell, own)
+        born.update(named)
+    return Routed(
+        tallies=Tallied.counts(tallies),
+        cell=cell,
+        spans=_write_spans(work, keys.routed(cell), rows),
+        born=_write_spans(work, keys.routed_born(cell), [(p, born[p]) for p in parts if p in born]),
+        compared=compared,
+    )
+
+
+def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, list[str]]]) -> list[Span]:
+    """The groups' lines one after another in one object; each non-empty group's byte range."""
+    spans: list[Span] = []
+    lines: list[str] = []
+    position = 0
+    for (country, cell_key, part), group in groups:
+        if not group:
+            continue
+        size = sum(len(line.encode()) + 1 for line in group)  # as the work store writes them
+        spans.append((country, cell_key, part, position, position + size))
+        position += size
+        lines += group
+    if lines:
+        work.write_lines(key, lines)
+    return spans
 
 
 def _compare(
     run: SyncRun, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
-) -> Compared:
-    """Compare the cell's rows of one country with the parent's; record and name what changed."""
+) -> tuple[Compared, dict[Part, list[str]]]:
+    """Compare the cell's rows of one country with the parent's; record what changed, and name
+    the new rows' ids per part (none when the epoch is new: all of its rows are)."""
     pool, cells = run.pool, run.job.street_cells
     buckets = ledger_buckets(lineage.buckets)
     epoch = lineage.writing.epoch
@@ -98,11 +130,10 @@ def _compare(
     rows = [(a, _street(a)) for addresses in parts.values() for a in addresses]
     found = compare(lineage, rows, pages, frozenset(lineage.parent_generations), cell, cells)
     written = _record(run, lineage, found, buckets, cell)
+    born: dict[Part, list[str]] = {}
     if lineage.parent:
-        for (country, key, part), addresses in parts.items():
-            born = [a.id for a in addresses if a.id in found.born_ids]
-            run.work.write_lines(keys.born(country, order_cell_name(key, part), cell), born)
-    return Compared(found.kept, len(found.born), len(found.removed), written)
+        born = {p: [a.id for a in addresses if a.id in found.born_ids] for p, addresses in parts.items()}
+    return Compared(found.kept, len(found.born), len(found.removed), written), born
 
 
 def _record(run: SyncRun, lineage: Lineage, found: Comparison, buckets: int, cell: int) -> int:

@@ -50,15 +50,26 @@ class SortedPart(TaskResult):
 
 
 def plan(run: SyncRun) -> list[SortItem]:
-    cells = sorted({cell for routed in run.results(ROUTE.name, Routed) for cell in routed.cells})
-    return [SortItem(country=country, key=key, part=part) for country, key, part in cells]
+    """A task per part some street cell fed; its inputs, the parts' byte ranges in the route
+    tasks' objects, written beside it (a list per part, in street-cell order)."""
+    rows: dict[tuple[str, tuple[int, str], int], list[list[int]]] = {}
+    born: dict[tuple[str, tuple[int, str], int], list[list[int]]] = {}
+    for routed in sorted(run.results(ROUTE.name, Routed), key=lambda r: r.cell):
+        for found, spans in ((rows, routed.spans), (born, routed.born)):
+            for country, key, part, start, end in spans:
+                found.setdefault((country, (key[0], key[1]), part), []).append([routed.cell, start, end])
+    for country, key, part in rows:
+        inputs = {"rows": rows[(country, key, part)], "born": born.get((country, key, part), [])}
+        run.work.write_json(keys.sort_inputs(country, order_cell_name(key, part)), inputs)
+    return [SortItem(country=country, key=key, part=part) for country, key, part in sorted(rows)]
 
 
 def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
     work, country, name = run.work, item.country, item.cell
-    inputs = work.keys(keys.order_prefix(country, name))
+    spans = work.read_json(keys.sort_inputs(country, name))
+    inputs = [(keys.routed(cell), start, end) for cell, start, end in spans["rows"]]
     digest, index, born_index, stats = CellDigest(), LocationIndex(), LocationIndex(), CellStats()
-    born = _born(run, country, name)
+    born = _born(run, country, spans["born"])
     born_strata = [0, 0, 0, 0]
 
     def lines() -> Iterator[str]:
@@ -92,12 +103,14 @@ def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
     )
 
 
-def _born(run: SyncRun, country: str, name: str) -> set[str] | None:
+def _born(run: SyncRun, country: str, spans: list[list[int]]) -> set[str] | None:
     """The ids of the part's rows new to the epoch; None when all are (a new epoch)."""
     if not lineages(run)[country].parent:
         return None
     work = run.work
-    return {line for key in work.keys(keys.born_prefix(country, name)) for line in work.read_lines(key)}
+    return {
+        line for cell, start, end in spans for line in work.read_lines(keys.routed_born(cell), start, end)
+    }
 
 
 def sorted_parts(run: SyncRun, country: str) -> list[SortedPart]:
