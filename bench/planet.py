@@ -434,9 +434,10 @@ def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units
 
 def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
     """The PUTs and GETs of each all-to-all exchange at the planet's size. A map task (in the
-    container) writes a file per street cell at each flush (every CONTAINER_MAP_BUFFER lines:
-    once per task of 500,000 rows), and a flush's rows fall in nearly every cell (cells hash the
-    street key over all countries); a dedupe task writes its text claims per text cell. A route
+    container) writes one object at each flush (every CONTAINER_MAP_BUFFER lines: once per task
+    of 500,000 rows), whose rows fall in nearly every street cell (cells hash the street key over
+    all countries): a dedupe task reads its list of ranges and its range of each; a dedupe task
+    writes its text claims per text cell. A route
     task writes one object of its rows by order-cell part (a country's stratum and first-level
     region: at most 4 x 887 for the 39 countries by ISO 3166-2, plus the parts of large cells),
     and in a refresh one of its new rows' ids; the sort plan writes each part's list of ranges,
@@ -449,12 +450,10 @@ def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
         found = pycountry.subdivisions.get(country_code=country) or ()  # type: ignore[no-untyped-call]
         regions += max(1, len([s for s in found if s.parent_code is None]))
     order_parts = STRATA * regions + math.ceil(PLANET_ROWS / PART_ROWS)
-    map_files = (
-        _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER) * street_cells
-    )
+    flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER)
     claims = street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL)
     exchanges = {
-        "map -> dedupe": (map_files, map_files),
+        "map -> dedupe (ranged reads)": (flushes + street_cells, street_cells + flushes * street_cells),
         "dedupe -> texts": (claims, claims),
         "route -> sort (ranged reads)": (
             street_cells + order_parts,

@@ -7,7 +7,7 @@ import heapq
 import json
 import tempfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
@@ -25,13 +25,15 @@ from chalicelib.sources.boundaries import Boundary
 
 
 class Partitioned:
-    """A map task's output by cell, flushed as numbered parts whenever `buffer` lines are held:
-    memory stays bounded however large the source, and the same input gives the same parts."""
+    """A map task's output by cell, flushed whenever `buffer` lines are held as one object per
+    kind, cell after cell: memory stays bounded however large the source, and the same input gives
+    the same objects. `spans` names each cell's byte range: kind → [cell, flush, start, end]."""
 
     def __init__(self, work: WorkStore, rank: int, buffer: int) -> None:
         self.work, self.rank, self.buffer = work, rank, buffer
         self.held: dict[tuple[keys.Mapped, int], list[str]] = {}
         self.count = self.part = 0
+        self.spans: dict[str, list[list[int]]] = {}
 
     def add(self, kind: keys.Mapped, cell: int, line: str) -> None:
         self.held.setdefault((kind, cell), []).append(line)
@@ -40,9 +42,37 @@ class Partitioned:
             self.flush()
 
     def flush(self) -> None:
-        for (kind, cell), lines in sorted(self.held.items()):
-            self.work.write_lines(keys.mapped(kind, cell, self.rank, self.part), lines)
+        kinds = sorted({kind for kind, _ in self.held})
+        for kind in kinds:
+            lines: list[str] = []
+            position = 0
+            for cell in sorted(cell for k, cell in self.held if k == kind):
+                held = self.held[(kind, cell)]
+                size = sum(len(line.encode()) + 1 for line in held)  # as the work store writes them
+                self.spans.setdefault(kind, []).append([cell, self.part, position, position + size])
+                position += size
+                lines += held
+            self.work.write_lines(keys.mapped(kind, self.rank, self.part), lines)
         self.held, self.count, self.part = {}, 0, self.part + 1
+
+
+def write_cell_inputs(
+    work: WorkStore, kind: keys.Mapped, cells: int, spans: Iterable[tuple[int, list[list[int]]]]
+) -> None:
+    """Each cell's byte ranges of the map tasks' flushes (`spans`: per map task's rank, its
+    [cell, flush, start, end] of this kind), for the tasks of the stage that reads them."""
+    found: dict[int, list[list[int]]] = {cell: [] for cell in range(cells)}
+    for rank, held in sorted(spans):
+        for cell, part, start, end in held:
+            found[cell].append([rank, part, start, end])
+    for cell, inputs in found.items():
+        work.write_json(keys.cell_inputs(kind, cell), inputs)
+
+
+def mapped_lines(work: WorkStore, kind: keys.Mapped, cell: int) -> Iterator[str]:
+    """A cell's lines of one kind, from every map task's flushes, in rank and flush order."""
+    for rank, part, start, end in work.read_json(keys.cell_inputs(kind, cell)):
+        yield from work.read_lines(keys.mapped(kind, rank, part), start, end)
 
 
 @dataclass

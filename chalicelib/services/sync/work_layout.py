@@ -50,12 +50,15 @@ def bounds(entry: int) -> str:
     return f"bounds/{entry:05d}.json"
 
 
-def mapped(kind: Mapped, cell: int, rank: int, part: int) -> str:
-    return f"{mapped_prefix(kind, cell)}{rank:05d}-{part:05d}.jsonl"
+def mapped(kind: Mapped, rank: int, part: int) -> str:
+    """A map task's flush of one kind: its lines cell after cell, each cell a byte range its
+    result names (a file per flush and cell would be millions at the planet's size)."""
+    return f"{kind}/{rank:05d}-{part:05d}.jsonl"
 
 
-def mapped_prefix(kind: Mapped, cell: int) -> str:
-    return f"{kind}/{cell:05d}/"
+def cell_inputs(kind: Mapped, cell: int) -> str:
+    """A cell's byte ranges of the map tasks' flushes, written by the stage planning its task."""
+    return f"{kind}-inputs/{cell:05d}.json"
 
 
 def repeats(street_cell: int, object_cell: int) -> str:

@@ -15,21 +15,21 @@ from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cell_of_key, is_sampled, splitters
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
+from chalicelib.services.sync.stages.map_sources import mapped_spans
 from chalicelib.services.sync.survival import Row, Survival, Tallies
-from chalicelib.services.sync.task_files import row_line, row_of, tupled
+from chalicelib.services.sync.task_files import mapped_lines, row_line, row_of, tupled, write_cell_inputs
 
 Place = tuple[str, CellKey]  # a country's order cell
 
 
 def plan(run: SyncRun) -> list[CellItem]:
+    write_cell_inputs(run.work, "rows", run.job.street_cells, mapped_spans(run, "rows"))
     return [CellItem(cell=c) for c in range(run.job.street_cells)]
 
 
 def dedupe_cell(run: SyncRun, item: CellItem) -> Tallied:
     work, job, cell = run.work, run.job, item.cell
-    rows = [
-        row_of(line) for key in work.keys(keys.mapped_prefix("rows", cell)) for line in work.read_lines(key)
-    ]
+    rows = [row_of(line) for line in mapped_lines(work, "rows", cell)]
     rows.sort(key=lambda r: r.seq)
     repeats = {(s[0], s[1]) for key in work.keys(keys.repeats_prefix(cell)) for s in work.read_json(key)}
     tallies = Tallies()

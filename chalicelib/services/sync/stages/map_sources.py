@@ -18,6 +18,11 @@ from chalicelib.services.sync.task_files import Partitioned, row_line
 from chalicelib.sources.manifest import SourceGroup
 
 
+class Mapped(Tallied):
+    rank: int
+    spans: dict[str, list[list[int]]]  # kind → [cell, flush, start, end] of its flushes' objects
+
+
 class MapItem(StageItem):
     rank: int  # the group's place in read order
     runner: Runner
@@ -38,7 +43,7 @@ def runner_of(group: SourceGroup) -> Runner:
     return runner_of_entries(group.entries)
 
 
-def map_source(run: SyncRun, item: MapItem) -> Tallied:
+def map_source(run: SyncRun, item: MapItem) -> Mapped:
     job, config = run.job, run.config
     group = run.groups()[item.rank]
     files = run.sources()
@@ -55,7 +60,12 @@ def map_source(run: SyncRun, item: MapItem) -> Tallied:
             key = f"{row.address.country}|{row.osm_object}"
             out.add("objects", cell_of_key(key, job.object_cells), json.dumps([key, list(row.seq), cell]))
     out.flush()
-    return Tallied(tallies=Tallied.counts(tallies))
+    return Mapped(tallies=Tallied.counts(tallies), rank=item.rank, spans=out.spans)
 
 
-STAGE = Stage("map", MapItem, Tallied, plan, map_source)
+def mapped_spans(run: SyncRun, kind: str) -> list[tuple[int, list[list[int]]]]:
+    """Every map task's [cell, flush, start, end] of one kind, by its rank."""
+    return [(m.rank, m.spans.get(kind, [])) for m in run.results(STAGE.name, Mapped)]
+
+
+STAGE = Stage("map", MapItem, Mapped, plan, map_source)
