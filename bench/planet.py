@@ -23,7 +23,7 @@ import platform
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -91,9 +91,11 @@ class CountingWork(LocalWorkStore):
         super().__init__(root)
         self.puts = self.gets = 0
 
-    def write_lines(self, key: str, lines: Iterable[str], every: int = 0) -> list[int]:
+    def write_lines(
+        self, key: str, lines: Iterable[str], every: int = 0, marks: Sequence[int] = ()
+    ) -> list[int]:
         self.puts += 1
-        return super().write_lines(key, lines, every)
+        return super().write_lines(key, lines, every, marks)
 
     def read_lines(self, key: str, start: int = 0, end: int | None = None) -> Iterator[str]:
         self.gets += 1

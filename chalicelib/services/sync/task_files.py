@@ -9,7 +9,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
+from itertools import accumulate, chain, groupby
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,17 +42,16 @@ class Partitioned:
             self.flush()
 
     def flush(self) -> None:
-        kinds = sorted({kind for kind, _ in self.held})
-        for kind in kinds:
-            lines: list[str] = []
-            position = 0
-            for cell in sorted(cell for k, cell in self.held if k == kind):
-                held = self.held[(kind, cell)]
-                size = sum(len(line.encode()) + 1 for line in held)  # as the work store writes them
-                self.spans.setdefault(kind, []).append([cell, self.part, position, position + size])
-                position += size
-                lines += held
-            self.work.write_lines(keys.mapped(kind, self.rank, self.part), lines)
+        for kind in sorted({kind for kind, _ in self.held}):
+            cells = sorted(cell for k, cell in self.held if k == kind)
+            groups = [self.held[(kind, cell)] for cell in cells]
+            marks = list(accumulate((len(group) for group in groups[:-1]), initial=0))
+            key = keys.mapped(kind, self.rank, self.part)
+            offsets = self.work.write_lines(key, chain.from_iterable(groups), marks=marks)
+            ranges = zip(cells, offsets[:-1], offsets[1:], strict=True)
+            self.spans.setdefault(kind, []).extend(
+                [cell, self.part, start, end] for cell, start, end in ranges
+            )
         self.held, self.count, self.part = {}, 0, self.part + 1
 
 

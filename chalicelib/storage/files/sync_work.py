@@ -8,7 +8,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -17,16 +17,22 @@ import boto3
 from chalicelib.storage.files.s3_files import split_s3_uri
 
 
-def _encode(lines: Iterable[str], out: IO[bytes], every: int) -> list[int]:
+def _encode(lines: Iterable[str], out: IO[bytes], every: int, marks: Sequence[int] = ()) -> list[int]:
     """Write the lines as UTF-8; with `every`, return where lines 0, every, 2·every… start and the
-    end, so a reader can take any run of `every` lines with one ranged read."""
+    end, so a reader can take any run of `every` lines with one ranged read; with `marks`
+    (ascending line numbers), where those lines start and the end: groups' byte ranges."""
     offsets = []
+    wanted = iter(marks)
+    mark = next(wanted, None)
     for count, line in enumerate(lines):
         if every and count % every == 0:
             offsets.append(out.tell())
+        while mark == count:
+            offsets.append(out.tell())
+            mark = next(wanted, None)
         out.write(line.encode())
         out.write(b"\n")
-    if every:
+    if every or marks:
         offsets.append(out.tell())
     return offsets
 
@@ -37,10 +43,12 @@ class LocalWorkStore:
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    def write_lines(self, key: str, lines: Iterable[str], every: int = 0) -> list[int]:
+    def write_lines(
+        self, key: str, lines: Iterable[str], every: int = 0, marks: Sequence[int] = ()
+    ) -> list[int]:
         staging = self._staging(key)
         with staging.open("wb") as out:
-            offsets = _encode(lines, out, every)
+            offsets = _encode(lines, out, every, marks)
         os.replace(staging, self.root / key)  # whole or not at all
         return offsets
 
@@ -97,9 +105,11 @@ class S3WorkStore:
             self._client = boto3.client("s3")
         return self._client
 
-    def write_lines(self, key: str, lines: Iterable[str], every: int = 0) -> list[int]:
+    def write_lines(
+        self, key: str, lines: Iterable[str], every: int = 0, marks: Sequence[int] = ()
+    ) -> list[int]:
         with tempfile.TemporaryFile() as spool:  # bounded memory; upload_fileobj goes multipart
-            offsets = _encode(lines, spool, every)
+            offsets = _encode(lines, spool, every, marks)
             spool.seek(0)
             self.client.upload_fileobj(spool, self.bucket, self.prefix + key)
         return offsets

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
+from itertools import accumulate, chain
 from typing import NamedTuple
 
 from pydantic import Field
@@ -99,19 +100,13 @@ def route_cell(run: SyncRun, item: CellItem) -> Routed:
 
 def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, list[str]]]) -> list[Span]:
     """The groups' lines one after another in one object; each non-empty group's byte range."""
-    spans: list[Span] = []
-    lines: list[str] = []
-    position = 0
-    for (country, cell_key, part), group in groups:
-        if not group:
-            continue
-        size = sum(len(line.encode()) + 1 for line in group)  # as the work store writes them
-        spans.append((country, cell_key, part, position, position + size))
-        position += size
-        lines += group
-    if lines:
-        work.write_lines(key, lines)
-    return spans
+    held = [(part, group) for part, group in groups if group]
+    if not held:
+        return []
+    marks = list(accumulate((len(group) for _, group in held[:-1]), initial=0))
+    offsets = work.write_lines(key, chain.from_iterable(group for _, group in held), marks=marks)
+    ranges = zip(held, offsets[:-1], offsets[1:], strict=True)
+    return [(country, cell_key, part, start, end) for ((country, cell_key, part), _), start, end in ranges]
 
 
 def _compare(
