@@ -9,7 +9,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate, chain, groupby
+from itertools import accumulate, chain, groupby, pairwise
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,15 +44,19 @@ class Partitioned:
     def flush(self) -> None:
         for kind in sorted({kind for kind, _ in self.held}):
             cells = sorted(cell for k, cell in self.held if k == kind)
-            groups = [self.held[(kind, cell)] for cell in cells]
-            marks = list(accumulate((len(group) for group in groups[:-1]), initial=0))
             key = keys.mapped(kind, self.rank, self.part)
-            offsets = self.work.write_lines(key, chain.from_iterable(groups), marks=marks)
-            ranges = zip(cells, offsets[:-1], offsets[1:], strict=True)
+            ranges = write_groups(self.work, key, [self.held[(kind, cell)] for cell in cells])
             self.spans.setdefault(kind, []).extend(
-                [cell, self.part, start, end] for cell, start, end in ranges
+                [cell, self.part, start, end] for cell, (start, end) in zip(cells, ranges, strict=True)
             )
         self.held, self.count, self.part = {}, 0, self.part + 1
+
+
+def write_groups(work: WorkStore, key: str, groups: Sequence[list[str]]) -> list[tuple[int, int]]:
+    """Non-empty groups of lines one after another in one object; each group's byte range."""
+    marks = list(accumulate((len(group) for group in groups[:-1]), initial=0))
+    offsets = work.write_lines(key, chain.from_iterable(groups), marks=marks)
+    return list(pairwise(offsets))
 
 
 def write_cell_inputs(

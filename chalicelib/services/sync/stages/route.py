@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
-from itertools import accumulate, chain
 from typing import NamedTuple
 
 from pydantic import Field
@@ -26,7 +25,7 @@ from chalicelib.services.sync.sharding import part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
 from chalicelib.services.sync.survival import Tallies, leave
-from chalicelib.services.sync.task_files import row_of
+from chalicelib.services.sync.task_files import row_of, write_groups
 
 Part = tuple[str, CellKey, int]  # (country, order cell, part)
 
@@ -99,14 +98,12 @@ def route_cell(run: SyncRun, item: CellItem) -> Routed:
 
 
 def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, list[str]]]) -> list[Span]:
-    """The groups' lines one after another in one object; each non-empty group's byte range."""
+    """The non-empty groups' lines in one object; each one's part and byte range."""
     held = [(part, group) for part, group in groups if group]
     if not held:
         return []
-    marks = list(accumulate((len(group) for _, group in held[:-1]), initial=0))
-    offsets = work.write_lines(key, chain.from_iterable(group for _, group in held), marks=marks)
-    ranges = zip(held, offsets[:-1], offsets[1:], strict=True)
-    return [(country, cell_key, part, start, end) for ((country, cell_key, part), _), start, end in ranges]
+    ranges = write_groups(work, key, [group for _, group in held])
+    return [(c, k, p, start, end) for ((c, k, p), _), (start, end) in zip(held, ranges, strict=True)]
 
 
 def _compare(
