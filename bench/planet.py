@@ -381,7 +381,7 @@ def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, worker
     lines += [_row(run, n, w) for run in runs for n, w in _concurrencies(run, workers)]
     lines += ["", *_breakdown(runs, workers), "", "| shuffle | work PUTs + GETs |", "|---|---|"]
     lines += [
-        f"| {k} | {p / 1e6:,.2f} M + {g / 1e6:,.2f} M |" for k, (p, g) in shuffles(refresh=True).items()
+        f"| {k} | {p / 1e6:,.2f} M + {g / 1e6:,.2f} M |" for k, (p, g) in shuffles().items()
     ]
     load = runs[0]
     capped = dollars(load, writers_for_the_quota(load))
@@ -428,13 +428,13 @@ def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units
     for stage, counts in sync.stages.items():
         per_task = tasks[stage] / max(1, counts.tasks)
         puts, gets = puts + counts.puts * per_task, gets + counts.gets * per_task
-    exchanged = shuffles(refresh=sync.changes < sync.rows / 2).values()
+    exchanged = shuffles().values()
     shuffle_puts, shuffle_gets = sum(p for p, _ in exchanged), sum(g for _, g in exchanged)
     bytes_ = _total(sync.written, "bytes") * scale
     return Run(name, cpu, tasks, units, bytes_, puts + shuffle_puts, gets + shuffle_gets)
 
 
-def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
+def shuffles() -> dict[str, tuple[int, int]]:
     """The PUTs and GETs of each all-to-all exchange at the planet's size. A map task (in the
     container) writes one object at each flush (every CONTAINER_MAP_BUFFER lines: once per task
     of 500,000 rows), whose rows fall in nearly every street cell (cells hash the street key over
@@ -442,8 +442,8 @@ def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
     writes its text claims per text cell. A route
     task writes one object of its rows by order-cell part (a country's stratum and first-level
     region: at most 4 x 887 for the 39 countries by ISO 3166-2, plus the parts of large cells),
-    and in a refresh one of its new rows' ids; the sort plan writes each part's list of ranges,
-    and each sort task reads its range of every route task's object."""
+    in a refresh each part's new rows' ids after its rows; the sort plan writes each part's list
+    of ranges, and each sort task reads its range of every route task's object."""
     import pycountry
 
     street_cells = math.ceil(PLANET_ROWS / ROWS_PER_CELL)
@@ -462,8 +462,6 @@ def shuffles(*, refresh: bool) -> dict[str, tuple[int, int]]:
             order_parts + street_cells * order_parts,
         ),
     }
-    if refresh:
-        exchanges["route -> sort, new rows' ids (ranged reads)"] = (street_cells, street_cells * order_parts)
     return exchanges
 
 

@@ -29,7 +29,7 @@ CONTAINER_MAP_BUFFER = 1_000_000
 LAMBDA_ROWS = 2_000_000
 
 Runner = Literal["lambda", "container"]
-WORK_FORMAT = 3  # bump when the work store's files change shape: a run of another format never resumes
+WORK_FORMAT = 4  # bump when the work store's files change shape: a run of another format never resumes
 
 
 class SyncJob(BaseModel):

@@ -93,20 +93,18 @@ class CellStats:
         self.sources.add(address.provenance.source_id)
 
 
-def sorted_addresses(
-    work: WorkStore, inputs: list[tuple[str, int, int]], chunk: int
-) -> Iterator[PublishedAddress]:
-    """The addresses of `inputs` (byte ranges of work files) in snapshot order, holding at most
-    `chunk` of them at a time: sorted runs spill to temporary files, then merge."""
+def sorted_addresses(lines: Iterable[str], chunk: int) -> Iterator[PublishedAddress]:
+    """The addresses of `lines` (JSON documents) in snapshot order, holding at most `chunk` of
+    them at a time: sorted runs spill to temporary files, then merge. Every line is taken in
+    before the first address is yielded."""
     runs: list[Path] = []
     held: list[PublishedAddress] = []
     with tempfile.TemporaryDirectory(prefix="ags-sort-") as spill:
-        for key, start, end in inputs:
-            for line in work.read_lines(key, start, end):
-                held.append(address_from_doc(json.loads(line)))
-                if len(held) >= chunk:
-                    runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
-                    held = []
+        for line in lines:
+            held.append(address_from_doc(json.loads(line)))
+            if len(held) >= chunk:
+                runs.append(_spill(sorted(held, key=order_key), Path(spill), len(runs)))
+                held = []
         held.sort(key=order_key)
         if not runs:
             yield from held

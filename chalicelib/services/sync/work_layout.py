@@ -100,13 +100,8 @@ def routed(street_cell: int) -> str:
     return f"routed/{street_cell:05d}.jsonl"
 
 
-def routed_born(street_cell: int) -> str:
-    """The ids of a street cell's rows new to the epoch, by order-cell part as in `routed`."""
-    return f"routed-born/{street_cell:05d}.lines"
-
-
 def sort_inputs(country: str, order_cell: str) -> str:
-    """A sort task's byte ranges of the route tasks' objects (`routed`, `routed_born`)."""
+    """A sort task's byte ranges of the route tasks' objects (`routed`)."""
     return f"sort-inputs/{country}/{order_cell}.json"
 
 

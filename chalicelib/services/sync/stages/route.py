@@ -1,7 +1,8 @@
 """route: per street cell, the survivors of both rounds go out by (country, stratum, region)
 order cell and part; and each country's rows are compared with what its active snapshot serves
-(the epoch's ledger, by street): the new ones are recorded in the ledger and named for the sort,
-the removed ones recorded and tagged on their items (generations.py)."""
+(the epoch's ledger, by street): the new ones are recorded in the ledger and named for the sort
+(their ids after the part's rows, in the same byte range: one ranged read per part and street
+cell), the removed ones recorded and tagged on their items (generations.py)."""
 
 from __future__ import annotations
 
@@ -46,14 +47,14 @@ class Compared(NamedTuple):
 NOTHING_COMPARED = Compared(0, 0, 0, 0)
 
 
-# (country, order cell, part, start, end): a part's byte range in the route task's object
-Span = tuple[str, tuple[int, str], int, int, int]
+# (country, order cell, part, start, end, rows): a part's byte range in the route task's object,
+# its `rows` address lines, then (in a refresh) the ids of those new to the epoch, a line each
+Span = tuple[str, tuple[int, str], int, int, int, int]
 
 
 class Routed(Tallied):
     cell: int
     spans: list[Span]  # of the parts this cell fed, in `routed(cell)`
-    born: list[Span] = Field(default_factory=list)  # of their new rows' ids, in `routed_born(cell)`
     compared: dict[str, Compared] = Field(default_factory=dict)  # per country
 
 
@@ -81,29 +82,34 @@ def route_cell(run: SyncRun, item: CellItem) -> Routed:
             part = part_of(found, order_key(row.address)) if found else 0
             routed.setdefault((country, key, part), []).append(row.address)
     parts = sorted(routed)
-    rows = [(p, [json.dumps(address_to_doc(a), ensure_ascii=False) for a in routed[p]]) for p in parts]
     compared: dict[str, Compared] = {}
     born: dict[Part, list[str]] = {}
     for country, lineage in lineages(run).items():
         own = {p: routed[p] for p in parts if p[0] == country}
         compared[country], named = _compare(run, lineage, cell, own)
         born.update(named)
+    groups = [
+        (
+            p,
+            len(routed[p]),
+            [json.dumps(address_to_doc(a), ensure_ascii=False) for a in routed[p]] + born.get(p, []),
+        )
+        for p in parts
+    ]
     return Routed(
         tallies=Tallied.counts(tallies),
         cell=cell,
-        spans=_write_spans(work, keys.routed(cell), rows),
-        born=_write_spans(work, keys.routed_born(cell), [(p, born[p]) for p in parts if p in born]),
+        spans=_write_spans(work, keys.routed(cell), groups),
         compared=compared,
     )
 
 
-def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, list[str]]]) -> list[Span]:
-    """The non-empty groups' lines in one object; each one's part and byte range."""
-    held = [(part, group) for part, group in groups if group]
-    if not held:
+def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, int, list[str]]]) -> list[Span]:
+    """The groups' lines in one object; each one's part, byte range and count of address lines."""
+    if not groups:
         return []
-    ranges = write_groups(work, key, [group for _, group in held])
-    return [(c, k, p, start, end) for ((c, k, p), _), (start, end) in zip(held, ranges, strict=True)]
+    ranges = write_groups(work, key, [lines for _, _, lines in groups])
+    return [(c, k, p, start, end, n) for ((c, k, p), n, _), (start, end) in zip(groups, ranges, strict=True)]
 
 
 def _compare(

@@ -53,13 +53,10 @@ def plan(run: SyncRun) -> list[SortItem]:
     """A task per part some street cell fed; its inputs, the parts' byte ranges in the route
     tasks' objects, written beside it (a list per part, in street-cell order)."""
     rows: dict[tuple[str, tuple[int, str], int], list[list[int]]] = {}
-    born: dict[tuple[str, tuple[int, str], int], list[list[int]]] = {}
     for routed in sorted(run.results(ROUTE.name, Routed), key=lambda r: r.cell):
-        for found, spans in ((rows, routed.spans), (born, routed.born)):
-            for country, key, part, start, end in spans:
-                found.setdefault((country, (key[0], key[1]), part), []).append([routed.cell, start, end])
-    for country, key, part in rows:
-        inputs = {"rows": rows[(country, key, part)], "born": born.get((country, key, part), [])}
+        for country, key, part, start, end, count in routed.spans:
+            rows.setdefault((country, (key[0], key[1]), part), []).append([routed.cell, start, end, count])
+    for (country, key, part), inputs in rows.items():
         run.work.write_json(keys.sort_inputs(country, order_cell_name(key, part)), inputs)
     return [SortItem(country=country, key=key, part=part) for country, key, part in sorted(rows)]
 
@@ -67,13 +64,25 @@ def plan(run: SyncRun) -> list[SortItem]:
 def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
     work, country, name = run.work, item.country, item.cell
     spans = work.read_json(keys.sort_inputs(country, name))
-    inputs = [(keys.routed(cell), start, end) for cell, start, end in spans["rows"]]
     digest, index, born_index, stats = CellDigest(), LocationIndex(), LocationIndex(), CellStats()
-    born = _born(run, country, spans["born"])
+    refresh = bool(lineages(run)[country].parent)
+    named: set[str] = set()  # the rows new to the epoch, in a refresh (all are in a new epoch)
     born_strata = [0, 0, 0, 0]
 
+    def rows() -> Iterator[str]:
+        """Each range's address lines; the ids after them go to `named`. The sort takes in every
+        line before it yields its first address, so `named` is whole by then."""
+        for cell, start, end, count in spans:
+            for n, line in enumerate(work.read_lines(keys.routed(cell), start, end)):
+                if n < count:
+                    yield line
+                else:
+                    named.add(line)
+
+    born = named if refresh else None
+
     def lines() -> Iterator[str]:
-        for address in sorted_addresses(work, inputs, run.job.sort_chunk):
+        for address in sorted_addresses(rows(), run.job.sort_chunk):
             digest.add(address)
             index.add(address)
             stats.add(address)
@@ -101,16 +110,6 @@ def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
         incomplete=dict(stats.incomplete),
         sources=sorted(stats.sources),
     )
-
-
-def _born(run: SyncRun, country: str, spans: list[list[int]]) -> set[str] | None:
-    """The ids of the part's rows new to the epoch; None when all are (a new epoch)."""
-    if not lineages(run)[country].parent:
-        return None
-    work = run.work
-    return {
-        line for cell, start, end in spans for line in work.read_lines(keys.routed_born(cell), start, end)
-    }
 
 
 def sorted_parts(run: SyncRun, country: str) -> list[SortedPart]:
