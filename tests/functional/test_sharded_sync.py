@@ -3,14 +3,19 @@ sync, with cells, sort runs and shards made small so every seam is crossed."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from chalicelib import deps
 from chalicelib.domain.snapshots import build_snapshot
+from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.job import SyncJob
 from chalicelib.services.sync.local_executor import LocalExecutor
 from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.sharding import order_cell_name
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.storage.files.sync_work import LocalWorkStore
 from chalicelib.sync_wiring import sync_pipeline
@@ -47,8 +52,10 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
 ) -> None:
     sharded = _sharded(dependencies, tmp_path / "work", manifest, **TINY)
     assert sharded.ok
-    sorted_parts = LocalWorkStore(tmp_path / "work").read_json("items/sort.json")
+    work = LocalWorkStore(tmp_path / "work")
+    sorted_parts = work.read_json("items/sort.json")
     assert max(item["part"] for item in sorted_parts) >= 2  # some cells were sorted in parts
+    _assert_each_sort_reads_its_countrys_street_cells(work, sorted_parts)
     target = SyncTarget(manifest=manifest, root=SOURCES)
     expected_report = SyncReport(started_at="")
     collected = collect(target, dependencies.pool_config, set(sharded.planned), expected_report)
@@ -75,6 +82,23 @@ def test_the_sharded_build_publishes_what_the_in_process_sync_would(
         c: ("unchanged" if o.snapshot_id else "empty", o.snapshot_id) for c, o in sharded.countries.items()
     }
     assert len([o for o in again.countries.values() if o.status == "unchanged"]) == 6
+
+
+def _assert_each_sort_reads_its_countrys_street_cells(
+    work: LocalWorkStore, parts: list[dict[str, Any]]
+) -> None:
+    """Each counted country's streets hash into street cells of its own, so a sort task reads the
+    route tasks of its country only (hashed over all countries, it read every one)."""
+    job = SyncJob.model_validate(work.read_json(keys.JOB))
+    ranges = sorted(job.country_cells.values())
+    assert len(ranges) >= 6
+    assert all(a + n <= b for (a, n), (b, _) in pairwise(ranges))  # disjoint
+    for part in parts:
+        first, count = job.country_cells[part["country"]]
+        name = order_cell_name((part["key"][0], part["key"][1]), part["part"])
+        cells = {cell for cell, *_ in work.read_json(keys.sort_inputs(part["country"], name))}
+        assert cells, part
+        assert all(first <= cell < first + count for cell in cells), part
 
 
 def _tallies(report: SyncReport) -> dict[str, tuple[int, int, dict[str, int], dict[str, int]]]:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from chalicelib.errors import ConfigurationError
-from chalicelib.services.sync.job import LAMBDA_ROWS, runner_for
+from chalicelib.services.sync.job import LAMBDA_ROWS, SyncJob, runner_for
 from chalicelib.services.sync.sharding import (
     SortedCell,
     cell_of_key,
@@ -18,6 +18,7 @@ from chalicelib.services.sync.sharding import (
     part_of,
     shards_of,
     splitters,
+    street_layout,
 )
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.stages.map_sources import runner_of
@@ -38,6 +39,19 @@ def test_cells_are_sized_to_bound_a_worker_and_keys_land_in_the_same_cell_every_
     assert {cell_of_key(f"k{i}", 7) for i in range(200)} == set(range(7))
     assert order_cell_name((0, "US-CA")) != order_cell_name((0, "US-CA "))  # no two regions share a file
     assert order_cell_name((0, "US-CA"), 1) != order_cell_name((0, "US-CA"), 0)
+
+
+def test_each_counted_country_hashes_its_streets_into_cells_of_its_own() -> None:
+    ranges, cells = street_layout({"US": 2_500, "IS": 90, "NO": 0, "GB": None, "RU": None}, per_cell=1000)
+    assert ranges == {"IS": (0, 1), "NO": (1, 1), "US": (2, 4)}  # 3 cells' worth of US, a power of two
+    assert cells == 6 + 4  # the uncounted extracts share as many cells as the counted rows take
+    job = SyncJob(
+        manifest="m", root="r", countries=["GB", "IS", "US"], fingerprint="f", started_at="",
+        street_cells=cells, country_cells=ranges, object_cells=1, text_cells=1,
+    )  # fmt: skip
+    assert {job.street_cell("US", street) for street in range(100)} == {2, 3, 4, 5}
+    assert {job.street_cell("IS", street) for street in range(100)} == {0}
+    assert {job.street_cell(c, street) for c in ("GB", "RU", "SE") for street in range(100)} == {6, 7, 8, 9}
 
 
 def test_a_large_cell_is_cut_into_parts_of_about_the_asked_size_at_its_sampled_quantiles() -> None:

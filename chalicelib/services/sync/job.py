@@ -6,7 +6,7 @@ import zlib
 from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from chalicelib.sources.manifest import SourceEntry
 
@@ -29,7 +29,7 @@ CONTAINER_MAP_BUFFER = 1_000_000
 LAMBDA_ROWS = 2_000_000
 
 Runner = Literal["lambda", "container"]
-WORK_FORMAT = 4  # bump when the work store's files change shape: a run of another format never resumes
+WORK_FORMAT = 5  # bump when the work store's files change shape: a run of another format never resumes
 
 
 class SyncJob(BaseModel):
@@ -42,7 +42,7 @@ class SyncJob(BaseModel):
     countries: list[str]
     fingerprint: str
     started_at: str
-    street_cells: int
+    street_cells: int  # every country's own range (`country_cells`), then the shared cells
     object_cells: int
     text_cells: int
     sort_chunk: int = SORT_CHUNK
@@ -52,6 +52,20 @@ class SyncJob(BaseModel):
     map_buffer: int = MAP_BUFFER
     container_map_buffer: int = CONTAINER_MAP_BUFFER
     work_format: int = WORK_FORMAT
+    country_cells: dict[str, tuple[int, int]] = Field(default_factory=dict)  # (first, count)
+
+    def street_range(self, country: str) -> tuple[int, int]:
+        """The country's street cells, (first, count): its own, or the shared ones after them all."""
+        own = self.country_cells.get(country)
+        if own is not None:
+            return own
+        first = max((start + count for start, count in self.country_cells.values()), default=0)
+        return first, self.street_cells - first
+
+    def street_cell(self, country: str, street: int) -> int:
+        """The street cell of a street's hash (route.py's `_street`) in its country."""
+        first, count = self.street_range(country)
+        return first + street % count
 
 
 def runner_for(rows: int) -> Runner:

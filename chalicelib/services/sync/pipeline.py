@@ -12,11 +12,11 @@ from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, WORK_FORMAT, SyncJob
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.run import SyncRun
-from chalicelib.services.sync.sharding import cells_for
+from chalicelib.services.sync.sharding import cells_for, street_layout
 from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, publish
 from chalicelib.services.sync.stages.index import items_of
 from chalicelib.services.sync.target import SyncTarget
-from chalicelib.sources.manifest import load_manifest
+from chalicelib.sources.manifest import SourceEntry, load_manifest
 
 # The stages whose tasks write a country's tables: a storage failure there fails that country only
 # (reported `failed`, its served snapshot untouched), and the others go on.
@@ -42,15 +42,18 @@ class SyncPipeline:
         `target.root` (the source store's `s3://bucket/prefix/` in AWS)."""
         run = self.run
         countries = target.chosen(run.config.enabled)
-        rows = sum(e.records for e in load_manifest(target.manifest) if e.country in countries)
+        entries = [e for e in load_manifest(target.manifest) if e.country in countries]
+        rows = sum(e.records for e in entries)
+        country_cells, street_cells = street_layout(counted_rows(entries), per_cell)
         job = SyncJob(
             manifest=str(target.manifest.resolve()) if sources is None else target.manifest.name,
             root=sources or str(target.root),
             countries=countries,
             fingerprint=self.fingerprint(target, sources),
             started_at=run.clock.now().isoformat(),
-            # A power of two, as the ledger buckets are (domain/epochs.py).
-            street_cells=1 << (cells_for(rows, per_cell) - 1).bit_length(),
+            # Powers of two per country, as the ledger buckets are (domain/epochs.py).
+            street_cells=street_cells,
+            country_cells=country_cells,
             object_cells=cells_for(rows, claims_per_cell),
             text_cells=cells_for(rows, claims_per_cell),
             **sizes,
@@ -152,3 +155,12 @@ class SyncPipeline:
         running = self.report()
         running.building = building
         self.run.registry.save_sync_report(running.as_dict())
+
+
+def counted_rows(entries: list[SourceEntry]) -> dict[str, int | None]:
+    """Each country's rows as its manifest entries count them; None where one does not say."""
+    rows: dict[str, int | None] = {}
+    for entry in entries:
+        held = rows.get(entry.country, 0)
+        rows[entry.country] = None if held is None or entry.records == 0 else held + entry.records
+    return rows

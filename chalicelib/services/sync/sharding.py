@@ -20,6 +20,28 @@ def cells_for(rows: int, per_cell: int) -> int:
     return max(1, math.ceil(rows / per_cell))
 
 
+def power_of_two(count: int) -> int:
+    """The least power of two at least `count` (ledger buckets and street cells split evenly)."""
+    return 1 << max(0, count - 1).bit_length()
+
+
+def street_layout(rows: dict[str, int | None], per_cell: int) -> tuple[dict[str, tuple[int, int]], int]:
+    """Street cells by country: each country whose rows are counted (`rows`; None where a source
+    does not say, as discovery's OSM extracts) a range of its own, (first, count) with `count` a
+    power of two; the rest share the cells after them, as many as the counted rows would take
+    (at least one). Returns the ranges and the number of cells. A route task thus meets one
+    country's order cells, and a sort task reads only its country's route tasks: hashed over all
+    countries, every street cell fed every part (make bench-planet's shuffles)."""
+    ranges: dict[str, tuple[int, int]] = {}
+    first = 0
+    for country, count in sorted(rows.items()):
+        if count is not None:
+            ranges[country] = (first, power_of_two(cells_for(count, per_cell)))
+            first += ranges[country][1]
+    counted = sum(count for count in rows.values() if count is not None)
+    return ranges, first + power_of_two(cells_for(counted, per_cell))
+
+
 def cell_of_key(key: str, cells: int) -> int:
     """A stable cell for a key (street, text, OSM object): the same in every process and run."""
     return zlib.crc32(key.encode()) % cells

@@ -4,6 +4,7 @@ objects by object cell."""
 from __future__ import annotations
 
 import json
+import zlib
 
 from chalicelib.services.sync.dedupe import street_key
 from chalicelib.services.sync.enrich import SourceFacts
@@ -54,7 +55,7 @@ def map_source(run: SyncRun, item: MapItem) -> Mapped:
     buffer = job.container_map_buffer if item.runner == "container" else job.map_buffer
     out = Partitioned(run.work, item.rank, buffer)
     for row in read_rows(group, item.rank, root, config, source, tally, files.open_remote):
-        cell = cell_of_key("|".join(street_key(row.address)), job.street_cells)
+        cell = job.street_cell(row.address.country, zlib.crc32("|".join(street_key(row.address)).encode()))
         out.add("rows", cell, row_line(row))
         if row.osm_object is not None:
             key = f"{row.address.country}|{row.osm_object}"

@@ -85,9 +85,11 @@ def route_cell(run: SyncRun, item: CellItem) -> Routed:
     compared: dict[str, Compared] = {}
     born: dict[Part, list[str]] = {}
     for country, lineage in lineages(run).items():
-        own = {p: routed[p] for p in parts if p[0] == country}
-        compared[country], named = _compare(run, lineage, cell, own)
-        born.update(named)
+        first, count = job.street_range(country)
+        if first <= cell < first + count:  # the country's streets hash here: compare them
+            own = {p: routed[p] for p in parts if p[0] == country}
+            compared[country], named = _compare(run, lineage, (cell - first, count), own)
+            born.update(named)
     groups = [
         (
             p,
@@ -113,11 +115,12 @@ def _write_spans(work: WorkStore, key: str, groups: list[tuple[Part, int, list[s
 
 
 def _compare(
-    run: SyncRun, lineage: Lineage, cell: int, parts: dict[Part, list[PublishedAddress]]
+    run: SyncRun, lineage: Lineage, place: tuple[int, int], parts: dict[Part, list[PublishedAddress]]
 ) -> tuple[Compared, dict[Part, list[str]]]:
     """Compare the cell's rows of one country with the parent's; record what changed, and name
-    the new rows' ids per part (none when the epoch is new: all of its rows are)."""
-    pool, cells = run.pool, run.job.street_cells
+    the new rows' ids per part (none when the epoch is new: all of its rows are). `place`: the
+    cell among the country's street cells, and their count."""
+    pool, (cell, cells) = run.pool, place
     buckets = ledger_buckets(lineage.buckets)
     epoch = lineage.writing.epoch
     pages = (
