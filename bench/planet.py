@@ -41,6 +41,7 @@ from chalicelib.services.sync.job import (
     SHARD_ROWS,
 )
 from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.sharding import power_of_two
 from chalicelib.services.sync.stages import STAGES
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.sources.manifest import SourceEntry, load_manifest, save_manifest
@@ -54,6 +55,14 @@ REPLICA = SHARED_MANIFEST.parent / "overture"
 FIRST, SECOND = "2026-10-21.0", "2026-11-18.0"
 PLANET_ROWS = 472_800_000  # Overture's addresses, 39 countries (issue #40's figures, 2026-09)
 OVERTURE_COUNTRIES = tuple(LEVELS)  # the 39 countries Overture's addresses cover
+# Their rows, millions (issue #40's figures, 2026-09): what sizes each country's street cells.
+OVERTURE_ROWS_M = {
+    "US": 125.8, "BR": 89.9, "MX": 30.7, "FR": 26.1, "IT": 25.9, "JP": 19.6, "DE": 19.3, "CA": 16.9,
+    "AU": 15.7, "ES": 15.6, "NL": 9.9, "TW": 9.7, "PL": 8.6, "CO": 7.8, "BE": 6.7, "PT": 5.6, "CL": 4.2,
+    "DK": 3.9, "FI": 3.7, "NO": 3.6, "CH": 3.3, "CZ": 3.0, "RS": 2.7, "AT": 2.5, "NZ": 2.4, "EE": 2.2,
+    "SK": 1.7, "HR": 1.7, "LT": 1.1, "UY": 1.1, "SI": 0.58, "LV": 0.55, "LU": 0.179, "HK": 0.177,
+    "SG": 0.142, "IS": 0.139, "FO": 0.026, "GL": 0.020, "LI": 0.013,
+}  # fmt: skip
 STRATA = 4  # residential or not, complete or not (domain/ordering.py)
 PLANET_ROW_GROUPS = 32 * 384  # 32 parts of 256 to 512 row groups
 TASK_ROWS = 10_000  # the replica's tasks (production: 500,000, discovery's default)
@@ -380,9 +389,7 @@ def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, worker
     ]
     lines += [_row(run, n, w) for run in runs for n, w in _concurrencies(run, workers)]
     lines += ["", *_breakdown(runs, workers), "", "| shuffle | work PUTs + GETs |", "|---|---|"]
-    lines += [
-        f"| {k} | {p / 1e6:,.2f} M + {g / 1e6:,.2f} M |" for k, (p, g) in shuffles().items()
-    ]
+    lines += [f"| {k} | {p / 1e6:,.2f} M + {g / 1e6:,.2f} M |" for k, (p, g) in shuffles().items()]
     load = runs[0]
     capped = dollars(load, writers_for_the_quota(load))
     compute = sum(v for k, v in capped.items() if k != "DynamoDB writes")
@@ -401,7 +408,7 @@ def projection(reads: Counts, groups: int, first: Sync, refresh: Sync, *, worker
 
 def _planet_tasks(rows: int) -> dict[str, int]:
     """Each stage's tasks at the planet's size, from the pipeline's own sizes (job.py)."""
-    cells = math.ceil(rows / ROWS_PER_CELL)
+    cells = sum(_street_cells().values())
     countries = len(OVERTURE_COUNTRIES)
     return {
         "map": math.ceil(rows / PLANET_TASK_ROWS)
@@ -435,34 +442,42 @@ def _projected(name: str, sync: Sync, scale: float, tasks: dict[str, int], units
 
 
 def shuffles() -> dict[str, tuple[int, int]]:
-    """The PUTs and GETs of each all-to-all exchange at the planet's size. A map task (in the
-    container) writes one object at each flush (every CONTAINER_MAP_BUFFER lines: once per task
-    of 500,000 rows), whose rows fall in nearly every street cell (cells hash the street key over
-    all countries): a dedupe task reads its list of ranges and its range of each; a dedupe task
-    writes its text claims per text cell. A route
-    task writes one object of its rows by order-cell part (a country's stratum and first-level
-    region: at most 4 x 887 for the 39 countries by ISO 3166-2, plus the parts of large cells),
-    in a refresh each part's new rows' ids after its rows; the sort plan writes each part's list
-    of ranges, and each sort task reads its range of every route task's object."""
+    """The PUTs and GETs of each all-to-all exchange at the planet's size. Each country's streets
+    hash into street cells of its own (sharding.street_layout), sized by its rows. A map task (in
+    the container, one country's rows) writes one object at each flush (every
+    CONTAINER_MAP_BUFFER lines: once per task of 500,000 rows), whose rows fall in nearly every
+    street cell of its country: a dedupe task reads its list of ranges and its range of each; a
+    dedupe task writes one object of its text claims, a range per text cell, and a texts task reads
+    its range of each. A route task writes one object of its rows
+    by order-cell part (its country's stratum and first-level region by ISO 3166-2, plus the
+    parts of large cells), in a refresh each part's new rows' ids after its rows; the sort plan
+    writes each part's list of ranges, and each sort task reads its range of every route task of
+    its country."""
     import pycountry
 
-    street_cells = math.ceil(PLANET_ROWS / ROWS_PER_CELL)
-    regions = 0
-    for country in OVERTURE_COUNTRIES:
+    flushes_per_task = math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER)
+    map_gets = route_gets = order_parts = 0
+    for country, cells in _street_cells().items():
+        rows = round(OVERTURE_ROWS_M[country] * 1e6)
         found = pycountry.subdivisions.get(country_code=country) or ()  # type: ignore[no-untyped-call]
-        regions += max(1, len([s for s in found if s.parent_code is None]))
-    order_parts = STRATA * regions + math.ceil(PLANET_ROWS / PART_ROWS)
-    flushes = _planet_tasks(PLANET_ROWS)["map"] * math.ceil(PLANET_TASK_ROWS / CONTAINER_MAP_BUFFER)
-    claims = street_cells * math.ceil(PLANET_ROWS / CLAIMS_PER_CELL)
-    exchanges = {
-        "map -> dedupe (ranged reads)": (flushes + street_cells, street_cells + flushes * street_cells),
-        "dedupe -> texts": (claims, claims),
-        "route -> sort (ranged reads)": (
-            street_cells + order_parts,
-            order_parts + street_cells * order_parts,
-        ),
+        regions = max(1, len([s for s in found if s.parent_code is None]))
+        parts = STRATA * regions + math.ceil(rows / PART_ROWS)
+        order_parts += parts
+        map_gets += math.ceil(rows / PLANET_TASK_ROWS) * flushes_per_task * cells
+        route_gets += cells * parts
+    street_cells = sum(_street_cells().values())
+    flushes = _planet_tasks(PLANET_ROWS)["map"] * flushes_per_task
+    text_cells = math.ceil(PLANET_ROWS / CLAIMS_PER_CELL)
+    return {
+        "map -> dedupe (ranged reads)": (flushes + street_cells, street_cells + map_gets),
+        "dedupe -> texts (ranged reads)": (street_cells + text_cells, text_cells + street_cells * text_cells),
+        "route -> sort (ranged reads)": (street_cells + order_parts, order_parts + route_gets),
     }
-    return exchanges
+
+
+def _street_cells() -> dict[str, int]:
+    """Each country's street cells at the planet's size (sharding.street_layout)."""
+    return {c: power_of_two(math.ceil(m * 1e6 / ROWS_PER_CELL)) for c, m in OVERTURE_ROWS_M.items()}
 
 
 def _waves(run: Run, stage: str, workers: int) -> float:

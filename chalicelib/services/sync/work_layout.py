@@ -26,7 +26,9 @@ FINISHED = "finished.json"
 SPLITTERS = "splitters.json"
 LINEAGES = "lineages.json"  # per country: the epoch and generation the run writes
 
-Mapped = Literal["rows", "objects"]
+# What a producer writes for the next stage by cell: a map task its rows (by street cell) and OSM
+# objects (by object cell), a dedupe task its text claims (by text cell).
+Mapped = Literal["rows", "objects", "claims"]
 
 
 def items(stage: str) -> str:
@@ -51,13 +53,14 @@ def bounds(entry: int) -> str:
 
 
 def mapped(kind: Mapped, rank: int, part: int) -> str:
-    """A map task's flush of one kind: its lines cell after cell, each cell a byte range its
-    result names (a file per flush and cell would be millions at the planet's size)."""
+    """A producer's flush of one kind (`rank`: the map task's, or the dedupe task's street cell):
+    its lines cell after cell, each cell a byte range its result names (a file per flush and
+    cell would be millions at the planet's size)."""
     return f"{kind}/{rank:05d}-{part:05d}.jsonl"
 
 
 def cell_inputs(kind: Mapped, cell: int) -> str:
-    """A cell's byte ranges of the map tasks' flushes, written by the stage planning its task."""
+    """A cell's byte ranges of the producers' flushes, written by the stage planning its task."""
     return f"{kind}-inputs/{cell:05d}.json"
 
 
@@ -71,14 +74,6 @@ def repeats_prefix(street_cell: int) -> str:
 
 def kept(street_cell: int) -> str:
     return f"kept/{street_cell:05d}.jsonl"
-
-
-def text_claims(text_cell: int, street_cell: int) -> str:
-    return f"{text_claims_prefix(text_cell)}{street_cell:05d}.jsonl"
-
-
-def text_claims_prefix(text_cell: int) -> str:
-    return f"texts/{text_cell:05d}/"
 
 
 def samples(street_cell: int) -> str:

@@ -1,6 +1,7 @@
 """dedupe: per street cell, the first round of deduplication. Survivors stay in the cell, their
-text claims go out by text cell, and a sample of their order keys lets the stage's finish cut
-order cells too large for one sort task into parts (the splitters)."""
+text claims go out by text cell (one object, a byte range per text cell), and a sample of their
+order keys lets the stage's finish cut order cells too large for one sort task into parts (the
+splitters)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ from chalicelib.services.sync.sharding import cell_of_key, is_sampled, splitters
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.map_sources import mapped_spans
 from chalicelib.services.sync.survival import Row, Survival, Tallies
-from chalicelib.services.sync.task_files import mapped_lines, row_line, row_of, tupled, write_cell_inputs
+from chalicelib.services.sync.task_files import (
+    mapped_lines,
+    row_line,
+    row_of,
+    tupled,
+    write_cell_inputs,
+    write_groups,
+)
 
 Place = tuple[str, CellKey]  # a country's order cell
 
@@ -27,7 +35,12 @@ def plan(run: SyncRun) -> list[CellItem]:
     return [CellItem(cell=c) for c in range(run.job.street_cells)]
 
 
-def dedupe_cell(run: SyncRun, item: CellItem) -> Tallied:
+class Deduped(Tallied):
+    cell: int
+    spans: list[list[int]]  # [text cell, 0, start, end] of its text claims, in `mapped("claims", cell, 0)`
+
+
+def dedupe_cell(run: SyncRun, item: CellItem) -> Deduped:
     work, job, cell = run.work, run.job, item.cell
     rows = [row_of(line) for line in mapped_lines(work, "rows", cell)]
     rows.sort(key=lambda r: r.seq)
@@ -45,10 +58,11 @@ def dedupe_cell(run: SyncRun, item: CellItem) -> Tallied:
     for claim in survival.text_claims():
         line = json.dumps([claim.text, list(claim.seq), claim.address_id, cell], ensure_ascii=False)
         claims.setdefault(cell_of_key(claim.text, job.text_cells), []).append(line)
-    for text_cell, lines in claims.items():
-        work.write_lines(keys.text_claims(text_cell, cell), lines)
+    held = sorted(claims.items())
+    ranges = write_groups(work, keys.mapped("claims", cell, 0), [lines for _, lines in held]) if held else []
     work.write_json(keys.samples(cell), _samples(run, (k.address for k in survivors)))
-    return Tallied(tallies=Tallied.counts(tallies))
+    spans = [[text_cell, 0, start, end] for (text_cell, _), (start, end) in zip(held, ranges, strict=True)]
+    return Deduped(tallies=Tallied.counts(tallies), cell=cell, spans=spans)
 
 
 def _samples(run: SyncRun, kept: Iterable[PublishedAddress]) -> list[list[Any]]:
@@ -94,4 +108,9 @@ def cuts(run: SyncRun) -> dict[Place, list[Any]]:
     return run.memo("splitters", read)
 
 
-STAGE = Stage("dedupe", CellItem, Tallied, plan, dedupe_cell, cut_large_cells)
+STAGE = Stage("dedupe", CellItem, Deduped, plan, dedupe_cell, cut_large_cells)
+
+
+def claimed_spans(run: SyncRun) -> list[tuple[int, list[list[int]]]]:
+    """Every dedupe task's [text cell, 0, start, end] of its text claims, by its street cell."""
+    return [(d.cell, d.spans) for d in run.results(STAGE.name, Deduped)]
