@@ -255,6 +255,8 @@ def write_units(before: dict[Any, int], after: dict[Any, int]) -> Counter[str]:
         if old == size:
             continue
         kind = f"{'pool' if key[0].endswith('pool') else 'catalog'} {key[1].split('#', 1)[0][:1]}"
+        if kind == "catalog L":  # a snapshot's catalog: its locations, value index, directories
+            kind = f"catalog L {key[2].split('#', 1)[0]}"
         found[f"{kind} items"] += 1
         found[f"{kind} units"] += math.ceil(max(size, old or 0) / 1024)
         found[f"{kind} bytes"] += size
