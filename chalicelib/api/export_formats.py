@@ -40,6 +40,7 @@ CSV_COLUMNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("latitude", ("address", "coordinates", "latitude")),
     ("longitude", ("address", "coordinates", "longitude")),
+    ("timeZone", ("address", "timeZone")),
     ("matchLevel", ("address", "matchLevel")),
     ("propertyType", ("address", "propertyType")),
     ("complete", ("address", "completeness", "complete")),

@@ -38,6 +38,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
+from chalicelib.reference.time_zones import zone_at
 from chalicelib.services.generation import service
 from chalicelib.services.generation.names import PersonName
 from chalicelib.services.generation.profiles import TestProfile as DomainProfile
@@ -270,6 +271,7 @@ def address_out(a: PublishedAddress) -> Address:
         formatted_address=a.formatted,
         components=Components.model_validate(a.components, from_attributes=True),
         coordinates=Coordinates(latitude=a.lat, longitude=a.lon),
+        time_zone=zone_at(a.lat, a.lon),
         source=SourceRef(
             id=a.provenance.source_id, license=a.provenance.license, attribution=a.provenance.attribution
         ),

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Literal
 
 NANP_AREA_CODES_FILE = resources.files("chalicelib.reference").joinpath("data/nanp_area_codes.json")
+NANP_TIME_ZONES_FILE = resources.files("chalicelib.reference").joinpath("data/nanp_time_zones.json")
 
 PhoneKind = Literal["landline", "mobile", "landline_or_mobile", "non_geographic"]
 
@@ -32,6 +33,7 @@ class Block:
     national: str  # "020 7946 0###"
     area: str | None = None  # the area's name, as the regulator gives it
     serves: frozenset[str] = frozenset()
+    zones: frozenset[str] = frozenset()  # the IANA time zones its numbers belong to, where known
 
     def filled(self, digits: str) -> tuple[str, str]:
         """Both formats with `digits` in place of the #s, in order."""
@@ -248,8 +250,10 @@ def blocks(country: str) -> tuple[Block, ...]:
 
 @cache
 def _nanp(country: str) -> tuple[Block, ...]:
-    """555-0100 to 555-0199 in each geographic area code, serving its state or province."""
+    """555-0100 to 555-0199 in each geographic area code, serving its state or province, in the
+    time zones libphonenumber gives the area code."""
     table: dict[str, list[int]] = json.loads(NANP_AREA_CODES_FILE.read_text("utf-8"))
+    zones: dict[str, list[str]] = json.loads(NANP_TIME_ZONES_FILE.read_text("utf-8"))
     return tuple(
         Block(
             "landline_or_mobile",
@@ -257,6 +261,7 @@ def _nanp(country: str) -> tuple[Block, ...]:
             f"({npa}) 555-01##",
             f"{region} (area code {npa})",
             _regions(region),
+            frozenset(zones.get(str(npa), ())),
         )
         for region, codes in table.items()
         if region.startswith(f"{country}-")

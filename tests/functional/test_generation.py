@@ -14,6 +14,7 @@ from chalice.test import Client
 from app import app
 from chalicelib import deps
 from chalicelib.domain.locations import LocationType
+from chalicelib.reference.time_zones import zone_at
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
@@ -64,6 +65,21 @@ def test_generate_returns_a_published_address_with_profile_and_provenance(api: A
         "email",
         "phone",
     }
+
+
+@pytest.mark.parametrize(
+    ("country", "zone"), [("PL", "Europe/Warsaw"), ("LI", "Europe/Vaduz"), ("NL", "Europe/Amsterdam")]
+)
+def test_every_address_carries_the_time_zone_of_its_coordinates(api: Api, country: str, zone: str) -> None:
+    body = {"count": 20, "filters": {"country": country}, "options": {"seed": "tz"}}
+    batch = api.post("/api/v1/generate/batch", body)["data"]
+    addresses = [item["address"] for item in batch["results"]]
+    assert addresses
+    for address in addresses:
+        point = address["coordinates"]
+        assert address["timeZone"] == zone_at(point["latitude"], point["longitude"]) == zone
+    exported = api.get("/api/v1/export", 200, country=country, seed="tz", pageSize=5)["data"]["results"]
+    assert {item["address"]["timeZone"] for item in exported} == {zone}
 
 
 def test_bodies_are_utf8_json_not_escaped(api: Api) -> None:

@@ -9,13 +9,16 @@ import re
 
 import phonenumbers
 import pytest
+from phonenumbers import timezone
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.reference.phones import NANP_AREA_CODES_FILE
+from chalicelib.reference.phones import NANP_AREA_CODES_FILE, NANP_TIME_ZONES_FILE
+from chalicelib.reference.time_zones import same_clock, zone_at
 from chalicelib.services.generation.names import _tables
 from chalicelib.services.generation.profiles import EMAIL_DOMAINS, make_profile
 from chalicelib.services.translation.korean import syllable_by_syllable
 from tests.support.factories import make_address
+from tests.support.nanp import time_zones
 
 SEEDS = range(40)
 KATAKANA = re.compile("[\u30a0-\u30ff ]+")
@@ -81,6 +84,37 @@ def test_nanp_phones_are_valid_and_in_an_area_code_of_the_addresss_state(
         assert int(phone.e164[2:5]) in area_codes, phone
         assert re.fullmatch(r"\+1\d{3}55501\d\d", phone.e164), phone  # NANPA's 555-0100 to 0199
         assert (phone.kind, phone.dialable) == ("landline_or_mobile", True)
+
+
+@pytest.mark.parametrize(
+    ("region", "city", "point", "codes"),
+    [
+        ("US-TX", "El Paso", (31.7587, -106.4869), {915}),  # Mountain time: Texas's one such area code
+        ("US-TX", "Austin", (30.2672, -97.7431), None),  # Central: any of Texas's other codes
+        ("US-ID", "Coeur d'Alene", (47.6777, -116.7805), {208, 986}),
+        ("US-TN", "Knoxville", (35.9606, -83.9207), {865}),  # Eastern, in a Central-time state
+    ],
+)
+def test_a_nanp_phone_keeps_the_addresss_clock_where_an_area_code_of_its_state_does(
+    region: str, city: str, point: tuple[float, float], codes: set[int] | None
+) -> None:
+    """The area code's time zones (libphonenumber's, as a tester's validator reads them) keep the
+    same time as the address's (tzfpy's, from its coordinates), where one of its state's does."""
+    address = dataclasses.replace(_address("US", city, region, None), lat=point[0], lon=point[1])
+    zone = zone_at(*point)
+    drawn = set()
+    for seed in SEEDS:
+        number = _parsed(make_profile(address, seed).phone.e164)
+        assert any(same_clock(zone, z) for z in timezone.time_zones_for_number(number)), (zone, number)
+        drawn.add(number.national_number // 10_000_000)
+    if codes is not None:
+        assert drawn <= codes
+    else:
+        assert len(drawn) > 3
+
+
+def test_the_nanp_time_zones_are_libphonenumbers() -> None:
+    assert json.loads(NANP_TIME_ZONES_FILE.read_text("utf-8")) == time_zones()
 
 
 @pytest.mark.parametrize(

@@ -103,6 +103,11 @@ class Address(ApiModel):
     """The address's parts"""
     coordinates: Coordinates
     """Where the address is"""
+    time_zone: str = Field(
+        description="The IANA time zone at the coordinates (tzfpy, offline, from timezone-boundary-builder's "
+        "boundaries, ODbL-1.0; within about 111 m of a zone border it may name the neighbouring zone)",
+        examples=["Europe/Andorra"],
+    )
     source: SourceRef
     """Where the address is published"""
     derived: list[str] = Field(

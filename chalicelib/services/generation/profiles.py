@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from chalicelib.reference.countries import facts
 from chalicelib.reference.phones import RULES, Block, PhoneKind, area_keys, blocks
+from chalicelib.reference.time_zones import same_clock, zone_at
 from chalicelib.services.generation.names import NameSource, ProfileName, draw_name
 
 if TYPE_CHECKING:
@@ -90,14 +91,16 @@ def _ascii(text: str) -> str:
 
 def fictional_phone(address: PublishedAddress, rng: random.Random) -> Phone:
     """A number from the blocks of the address's own area where one exists (a mobile instead, half
-    the time, where the regulator reserves mobiles too), else from the country's nationwide ones."""
+    the time, where the regulator reserves mobiles too), else from the country's nationwide ones.
+    Where the area's blocks say their time zones (NANP's area codes), those keeping the address's
+    clock are preferred: an El Paso address gets Texas's 915 (Mountain time), not 512."""
     country = address.country
     options = blocks(country)
     if not options:
         return _unassigned(country, rng)
     parts = address.components
     keys = area_keys(parts.city, parts.region_code, parts.postcode)
-    local = [b for b in options if b.serves & keys]
+    local = _in_its_time_zone(address, [b for b in options if b.serves & keys])
     nationwide = [b for b in options if not b.serves]
     kinds = sorted({b.kind for b in local} | {b.kind for b in nationwide if b.kind == "mobile"})
     if kinds:
@@ -108,6 +111,15 @@ def fictional_phone(address: PublishedAddress, rng: random.Random) -> Phone:
     block = rng.choices(pool, weights=[b.size for b in pool])[0]
     phone = _filled(block, rng.randrange(block.size), country)
     return phone if block in local or not block.serves else replace(phone, area=None)  # not its own
+
+
+def _in_its_time_zone(address: PublishedAddress, local: list[Block]) -> list[Block]:
+    """The blocks whose time zones keep the address's clock; all of them where none does, or none
+    says."""
+    if not any(b.zones for b in local):
+        return local
+    zone = zone_at(address.lat, address.lon)
+    return [b for b in local if any(same_clock(zone, z) for z in b.zones)] or local
 
 
 def _filled(block: Block, drawn: int, country: str) -> Phone:
