@@ -251,8 +251,15 @@ _LEVELS = (
 def filters_of(source: LocationFilters, country: str, residential: bool | None, complete: bool) -> Filters:
     values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
     ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
+    licences = tuple(source.license.split(",")) if source.license else ()
     return Filters(
-        country=country, values=values, ids=ids, q=source.q, residential=residential, complete=complete
+        country=country,
+        values=values,
+        ids=ids,
+        q=source.q,
+        residential=residential,
+        complete=complete,
+        licences=licences,
     )
 
 

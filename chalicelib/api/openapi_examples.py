@@ -26,6 +26,7 @@ PARAMETERS: dict[str, Any] = {
     "postcode": "AD500",
     "postcodeId": "pos-fh3vs22pu24k3yhz",
     "q": "Meritxell",
+    "license": "share-alike",  # AD's OSM extract is ODbL-1.0
     "seed": "example",
     "requestId": "trace-1",
     "ip": "81.2.69.142",

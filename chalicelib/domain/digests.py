@@ -12,8 +12,8 @@ from chalicelib.domain.codecs import address_to_doc, dumps
 from chalicelib.domain.ordering import CellKey
 
 # Bump when the stored layout changes, so equal content still gets a new id (4: the text index;
-# 5: epochs shared by snapshots).
-SNAPSHOT_FORMAT = 5
+# 5: epochs shared by snapshots; 6: the text index's marks).
+SNAPSHOT_FORMAT = 6
 
 
 def content_id(country: str, cells: Iterable[tuple[CellKey, str]]) -> str:

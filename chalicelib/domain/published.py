@@ -9,6 +9,7 @@ from typing import Any
 from chalicelib.domain.coverage import Coverage
 from chalicelib.domain.epochs import Epoch
 from chalicelib.domain.ordering import Range, Span, StrataCounts, StrataTotals, strata_counts
+from chalicelib.domain.text_search import MARKS_VERSION
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class Placement:
     min_share: float = 1.0
     # False for a snapshot of format 4, a whole copy with no ledger: the next sync begins an epoch.
     appendable: bool = True
+    # The marks its text index holds (text_search.MARKS_VERSION; 0: none, published before them).
+    marks: int = MARKS_VERSION
 
     @property
     def generation(self) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -61,18 +61,32 @@ def _holds_run(chunk: str) -> bool:
     return _compiled(_CJK_RUN).search(chunk) is not None
 
 
+# A mark: a token the index holds for a fact about the address rather than its text (its licence's
+# class: `~licence:attribution`). Text tokens are word characters only, so no text makes one.
+MARK = "~"
+# The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py). An
+# epoch whose index holds fewer is not appended to (its earlier generations' addresses lack them).
+MARKS_VERSION = 1
+
+
 @dataclass(frozen=True)
 class Query:
     words: frozenset[str]
     runs: tuple[str, ...]  # runs holding CJK, digits and letters included, matched as substrings
+    marks: frozenset[str] = frozenset()  # every one required, matched exactly
 
     @property
     def tokens(self) -> frozenset[str]:
-        """What the index is asked for: the words, and in each run its words and the pairs of its
-        CJK characters (the character when alone): every match holds them all."""
+        """What the index is asked for: the words, in each run its words and the pairs of its
+        CJK characters (the character when alone), and the marks: every match holds them all."""
         return frozenset(
-            {_indexed(w) for w in self.words} | {t for run in self.runs for t in _run_tokens(run)}
+            {_indexed(w) for w in self.words}
+            | {t for run in self.runs for t in _run_tokens(run)}
+            | self.marks
         )
+
+    def marked(self, marks: Iterable[str]) -> Query:
+        return Query(self.words, self.runs, self.marks | frozenset(marks))
 
 
 def parse(q: str) -> Query:
@@ -89,7 +103,10 @@ def tokens(text: str) -> set[str]:
     return found
 
 
-def matches(query: Query, text: str) -> bool:
+def matches(query: Query, text: str, marks: Iterable[str] = ()) -> bool:
+    """Whether an address of this text and these marks is a match."""
+    if not query.marks <= set(marks):
+        return False
     key = search_key(text)
     words = {p for p in _pieces(key) if not _is_run(p)}
     return query.words <= words and all(_run_pattern(run).search(key) for run in query.runs)
@@ -114,11 +131,15 @@ def searchable(address: PublishedAddress) -> str:
     return " ".join(t for t in texts if t)
 
 
-def postings(addresses: Iterable[tuple[int, PublishedAddress]]) -> dict[str, list[int]]:
-    """Every token's ordinals, ascending when the addresses come in ordinal order."""
+def postings(
+    addresses: Iterable[tuple[int, PublishedAddress]],
+    marks_of: Callable[[PublishedAddress], Iterable[str]] = lambda _: (),
+) -> dict[str, list[int]]:
+    """Every token's ordinals, its text's and its marks', ascending when the addresses come in
+    ordinal order."""
     found: dict[str, list[int]] = {}
     for ordinal, address in addresses:
-        for token in tokens(searchable(address)):
+        for token in tokens(searchable(address)) | set(marks_of(address)):
             found.setdefault(token, []).append(ordinal)
     return found
 

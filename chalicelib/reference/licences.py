@@ -17,6 +17,9 @@ UNLISTED = "unlisted"
 NON_COMMERCIAL = "non-commercial"
 # A publisher's own words for non-commercial terms ("Attribution-NonCommercial", "CC BY-NC-SA 3.0",
 # "for non-commercial use only"), but not "free for commercial and non-commercial use".
+# The classes from the least a user must do to the most: public domain, attribution, share-alike,
+# non-commercial use only, and a publisher's own (unlisted) terms, which nobody has classed.
+RANKS = ("public-domain", "attribution", "share-alike", NON_COMMERCIAL, UNLISTED)
 _NON_COMMERCIAL_TEXT = re.compile(
     r"\bcc[- ]by[- ]nc\b|\bby-nc\b|attribution[- ]non[- ]?commercial"
     r"|non[- ]?commercial (?:use |purposes? )?only|not for commercial",
@@ -45,6 +48,20 @@ class LicencePolicy:
         if _NON_COMMERCIAL_TEXT.search(licence) and not _ALSO_COMMERCIAL.search(licence):
             return NON_COMMERCIAL
         return UNLISTED
+
+    def strictest_class(self, licence: str) -> str:
+        """What a user of the data must do, as one class: an AND's strictest part, an OR's
+        easiest alternative (RANKS' order; unlisted terms are the strictest, being unknown)."""
+        expression = parse_expression(licence)
+        return self._strictest(expression if expression is not None else licence)
+
+    def _strictest(self, expression: Expression) -> str:
+        if isinstance(expression, str):
+            return self.class_of(expression)
+        operator, parts = expression
+        classes = [self._strictest(part) for part in parts]
+        pick = max if operator == "AND" else min
+        return pick(classes, key=RANKS.index)
 
     def accepts(self, licence: str) -> bool:
         """An SPDX expression part by part (every part of an AND, one alternative of an OR; an
@@ -110,3 +127,20 @@ def load_licence_policy(text: str | None = None) -> LicencePolicy:
     raw = json.loads(text)
     classes = {spdx.casefold(): name for name, ids in raw["classes"].items() for spdx in ids}
     return LicencePolicy(classes=classes, accepted=frozenset(raw["accept"]), text=text)
+
+
+def licence_ids(licence: str) -> list[str]:
+    """The SPDX licence ids an expression names (its exceptions left out); none for other text."""
+    expression = parse_expression(licence)
+    found: list[str] = []
+
+    def walk(part: Expression) -> None:
+        if isinstance(part, str):
+            found.append(part)
+        else:
+            for inner in part[1]:
+                walk(inner)
+
+    if expression is not None:
+        walk(expression)
+    return found

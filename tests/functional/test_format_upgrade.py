@@ -109,3 +109,46 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     record = dependencies.stores.registry.snapshot_record("PL", snapshot)
     assert record is not None
     assert record.state == "expired"
+
+
+def _without_marks(wired: deps.Dependencies, country: str) -> str:
+    """Rewrite the country's pointers as they were before the text index held marks; its id."""
+    db, table = boto3.client("dynamodb"), wired.settings.catalog_table
+    active = wired.stores.registry.active_snapshot(country)
+    assert active is not None
+    for item in _items(table):
+        doc = json.loads(item["doc"]["S"])
+        for pointer in (doc, doc.get("pointer")):
+            if isinstance(pointer, dict) and "pl" in pointer:
+                pointer["pl"] = pointer["pl"][:4]
+        item["doc"] = {"S": json.dumps(doc)}
+        db.put_item(TableName=table, Item=item)
+    return active.snapshot_id
+
+
+def test_a_snapshot_before_licence_marks_refuses_the_filter_and_is_not_appended_to(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+
+    def get(path: str, status: int = 200) -> Any:
+        response = client.http.get(path, headers=auth)
+        assert response.status_code == status, (path, response.body)
+        return json.loads(response.body)
+
+    manifest = write_manifest(tmp_path, ["osm-liechtenstein-li"], "li.json")
+    sync(dependencies, manifest)
+    before = _without_marks(dependencies, "LI")
+    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))
+    assert get("/api/v1/generate?country=LI&seed=m")["data"]["snapshotId"] == before  # served as it was
+    refused = get("/api/v1/generate?country=LI&license=share-alike", 404)["error"]
+    assert (refused["code"], refused["details"][0]["field"]) == ("NO_POOL_COVERAGE", "license")
+
+    report = sync(dependencies, manifest)  # the same rows: not `unchanged`, since its index lacks marks
+    assert (report.countries["LI"].status, report.countries["LI"].kept) == ("published", 0)  # a new epoch
+    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))  # the pointer read anew
+    drawn = get("/api/v1/generate?country=LI&license=share-alike&seed=m")["data"]
+    assert drawn["snapshotId"] != before
+    assert drawn["result"]["address"]["source"]["license"] == "ODbL-1.0"
+    refused = get(f"/api/v1/generate?country=LI&license=share-alike&snapshot={before}", 404)["error"]
+    assert refused["details"][0]["field"] == "license"

@@ -13,6 +13,7 @@ from chalicelib.api.models.common import (
     CountryCode,
     Id,
     IpText,
+    LicenceFilter,
     QueryModel,
     SnapshotId,
     Strategy,
@@ -223,6 +224,15 @@ class LocationFilters(ApiModel):
             "Text that must occur in the address: each word a whole word of it (case- and "
             "accent-insensitive), each run of Han, kana or Hangul, with the digits written in it, "
             "a part of its text"
+        ),
+    )
+    license: LicenceFilter | None = Field(
+        default=None,
+        description=(
+            "Only records under these terms, each listed one required (comma-separated, up to 4): a class "
+            "(`public-domain`; `attribution`: public-domain records too; `share-alike`: all three) or an "
+            "SPDX id the record's licence names (`CC-BY-4.0`, any case). A publisher's own terms are in "
+            "no class"
         ),
     )
 

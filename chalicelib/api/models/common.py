@@ -76,6 +76,8 @@ CountryCode = Annotated[
     Field(description="ISO 3166-1 alpha-2 country code (case-insensitive)", examples=["US"]),
 ]
 Value = Annotated[str, StringConstraints(min_length=1, max_length=MAX_VALUE_LENGTH)]
+_LICENCE = r"[A-Za-z0-9][A-Za-z0-9.+-]{0,63}"  # a class (`attribution`) or an SPDX licence id
+LicenceFilter = Annotated[str, StringConstraints(pattern=rf"^{_LICENCE}(,{_LICENCE}){{0,3}}$")]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
 IpText = Annotated[
     str,

@@ -21,10 +21,11 @@ from datetime import datetime
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.domain.published import PublishedSnapshot
-from chalicelib.domain.text_search import Query, matches, parse, searchable
-from chalicelib.services.generation.selection import Filters, Selection, select
+from chalicelib.domain.text_search import Query, matches, searchable
+from chalicelib.services.generation.selection import Filters, Selection, query_of, select
 from chalicelib.services.generation.service import Generated, GenerationPorts, serving, with_profiles
 from chalicelib.services.generation.text_draws import every_candidate
+from chalicelib.services.marks import marks_of
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
     served = serving(filters.country, ports, request.snapshot)
     snapshot = served.snapshot
     selection = select(filters, snapshot, ports.catalog)
-    query = parse(filters.q) if filters.q else None
+    query = query_of(filters, snapshot)
     ordinal_at, positions, keep = _sequence(query, selection, ports)
     order = SeededPermutation(positions, _key(seed, snapshot, selection, query))
     first = (request.page - 1) * request.size
@@ -89,7 +90,7 @@ def _sequence(
     if query is None:
         return selection.ordinal_at, selection.total, lambda _: True
     candidates = every_candidate(query, selection, ports.pool)
-    return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a))
+    return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a), marks_of(a))
 
 
 def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, query: Query | None) -> bytes:
@@ -98,5 +99,6 @@ def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, query: Qu
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
     # The parsed query, not its text: `Main St` and `main st` are one query.
     said = f"{sorted(query.words)}{sorted(query.runs)}" if query else ""
+    said += f"{sorted(query.marks)}" if query and query.marks else ""  # none: the keys they had
     text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, said))
     return hashlib.sha256(text.encode()).digest()

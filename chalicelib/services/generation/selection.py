@@ -14,8 +14,10 @@ from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
 from chalicelib.domain.published import PublishedSnapshot
+from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
+from chalicelib.services.marks import licence_marks
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
@@ -29,6 +31,7 @@ class Filters:
     q: str | None = None
     residential: bool | None = None
     complete: bool = False  # only addresses a form with the country's postal rules accepts
+    licences: tuple[str, ...] = ()  # `license=`: classes or SPDX ids, every one required (services/marks.py)
 
     @property
     def wants_residential(self) -> bool:
@@ -134,3 +137,17 @@ def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapsh
             allowed = {loc.id for loc in chosen[kind]}
             spans = [s for s in spans if getattr(s, attribute) in allowed]
     return spans
+
+
+def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
+    """What the draw asks the snapshot's text index for: `q`'s words and runs and the marks of
+    the licence filter; None when neither is given. A snapshot published before its index held
+    marks cannot answer a licence filter (a pin on it: 404 naming `license`)."""
+    query = parse(filters.q or "").marked(licence_marks(filters.licences))
+    if query.marks and snapshot.placement.marks < MARKS_VERSION:
+        message = (
+            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence "
+            "filters; ask the active snapshot"
+        )
+        raise NoPoolCoverage(message, (ErrorDetail("license", message),))
+    return query if query.tokens else None

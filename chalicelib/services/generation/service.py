@@ -12,11 +12,10 @@ from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.published import Placement, PublishedSnapshot
-from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.profiles import TestProfile, make_profile
-from chalicelib.services.generation.selection import CatalogReader, Filters, select
+from chalicelib.services.generation.selection import CatalogReader, Filters, query_of, select
 from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
 from chalicelib.services.serving import ActiveSnapshotReader, Served
 
@@ -66,10 +65,12 @@ def generate(
     filters: Filters, ports: GenerationPorts, *, seed: str | None, pinned: str | None = None
 ) -> Outcome:
     outcome = generate_batch(filters, ports, BatchRequest(count=1), seed=seed, pinned=pinned)
-    if not outcome.results:  # only a q search can come back empty
-        raise NoPoolCoverage(
-            f"no published address in {filters.country} matching these filters contains {filters.q!r}"
+    if not outcome.results:  # only a q or licence search can come back empty
+        wanted = " and ".join(
+            ([f"contains {filters.q!r}"] if filters.q else [])
+            + ([f"is licensed {'+'.join(filters.licences)}"] if filters.licences else [])
         )
+        raise NoPoolCoverage(f"no published address in {filters.country} matching these filters {wanted}")
     return outcome
 
 
@@ -89,13 +90,16 @@ def generate_batch(
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
     # Not the count nor the exclusions: the i-th address depends on the key and i alone, so a
     # larger batch extends a smaller one and excluding an address moves the next one up.
-    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique))
+    query = query_of(filters, snapshot)
+    # The marks as the index keys them, where any: draws without them keep the keys they had.
+    marks = [",".join(sorted(query.marks))] if query and query.marks else []
+    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique), *marks)
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
-    if filters.q:
-        query, pool = parse(filters.q), ports.pool
+    if query is not None:
+        pool = ports.pool
         addresses = draw_text(
             query,
             selection,

@@ -36,6 +36,7 @@ from chalicelib.services.generation.draws import (
     with_replacement,
 )
 from chalicelib.services.generation.selection import Selection
+from chalicelib.services.marks import marks_of
 
 MAX_ROUNDS = 4
 # With replacement, tries per place before the rest is drawn from every match: the slots of removed
@@ -149,7 +150,7 @@ def draw_text(
     heads, read = opened
 
     def keep(address: PublishedAddress) -> bool:
-        return address.id not in excluded and matches(query, searchable(address))
+        return address.id not in excluded and matches(query, searchable(address), marks_of(address))
 
     pool: Pool
     if all(not h.chunks for h in heads.values()):

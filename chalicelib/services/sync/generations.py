@@ -15,6 +15,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.digests import content_hash
 from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage, live_entries
 from chalicelib.domain.published import PublishedSnapshot
+from chalicelib.domain.text_search import MARKS_VERSION
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.job import SyncJob
 from chalicelib.services.sync.run import SyncRun
@@ -54,6 +55,7 @@ def appendable(active: PublishedSnapshot | None) -> bool:
     place = active.placement
     return (
         place.appendable
+        and place.marks == MARKS_VERSION  # an index without today's marks: rewrite it whole
         and len(place.segments) < MAX_GENERATIONS
         and active.count >= MIN_LIVE_SHARE * place.slots
         and place.min_share >= MIN_SPAN_SHARE

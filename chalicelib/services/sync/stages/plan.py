@@ -18,6 +18,7 @@ from chalicelib.domain.directories import build_directories
 from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
 from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SegmentRow, min_share
+from chalicelib.domain.text_search import MARKS_VERSION
 from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.generations import Lineage, lineages
@@ -56,11 +57,12 @@ class CountryPlan(TaskResult):
     segments: list[SegmentRow] = Field(default_factory=list)
     catalog_shards: int = 0  # the catalog's shards, where they were written before (else from `locations`)
     min_share: float = 1.0  # Placement.min_share
+    marks: int = MARKS_VERSION  # Placement.marks
 
     @property
     def placement(self) -> Placement:
         segments = tuple(Segment.decoded(g) for g in self.segments)
-        return Placement(self.epoch, self.buckets, segments, self.min_share)
+        return Placement(self.epoch, self.buckets, segments, self.min_share, marks=self.marks)
 
     @property
     def writing(self) -> Generation:
@@ -112,7 +114,7 @@ def plan_country(run: SyncRun, item: PlanItem) -> Planned:
     active = run.registry.active_snapshot(country)
     kept = _kept_with(run, country, country_plan.content)
     planned = Planned(country=country)
-    if active and active.content == country_plan.content:
+    if active and active.content == country_plan.content and active.placement.marks == MARKS_VERSION:
         _place_as(country_plan, active)
     elif kept is not None:
         _place_as(country_plan, kept)
@@ -129,7 +131,10 @@ def _kept_with(run: SyncRun, country: str, content: str) -> PublishedSnapshot | 
     found = [
         r.published
         for r in run.registry.snapshot_records(country)
-        if r.published and r.published.content == content and still_kept(r, run.retention, now)
+        if r.published
+        and r.published.content == content
+        and r.published.placement.marks == MARKS_VERSION  # else its index lacks today's marks
+        and still_kept(r, run.retention, now)
     ]
     return max(found, key=lambda s: s.published_at, default=None)
 
@@ -187,6 +192,7 @@ def _place(country_plan: CountryPlan, place: Placement) -> None:
     country_plan.epoch, country_plan.buckets = place.epoch, place.buckets
     country_plan.segments = [g.encoded() for g in place.segments]
     country_plan.min_share = place.min_share
+    country_plan.marks = place.marks
 
 
 def _place_new(

@@ -7,6 +7,7 @@ import json
 
 from chalicelib.domain.codecs import address_from_doc
 from chalicelib.domain.text_search import postings
+from chalicelib.services.marks import marks_of
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.job import index_partitions, partition_of
 from chalicelib.services.sync.run import SyncRun
@@ -49,7 +50,7 @@ def write_shard(run: SyncRun, item: WriteItem) -> Written:
     written = run.pool.put_addresses(plan_of.writing, placed)
     partitions = index_partitions(sum(plan_of.strata))
     by_partition: dict[int, list[str]] = {}
-    for token, ordinals in postings(placed).items():
+    for token, ordinals in postings(placed, marks_of).items():
         line = f"{token}\t{','.join(map(str, ordinals))}"
         by_partition.setdefault(partition_of(token, partitions), []).append(line)
     for partition, lines in by_partition.items():

@@ -158,6 +158,7 @@ def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
             s.placement.buckets,
             [list(g.encoded()) for g in s.placement.segments],
             s.placement.min_share,
+            s.placement.marks,
         ],
     }
 
@@ -180,8 +181,10 @@ def _placement_of(doc: dict[str, Any]) -> Placement:
     if "pl" not in doc:  # format 4: the snapshot's own copy, at the keys of an epoch named as it
         segment = Segment(doc["id"], 0, strata_counts(doc["k"]))
         return Placement(doc["id"], doc["b"], (segment,), appendable=False)
-    epoch, buckets, segments, share = doc["pl"]
-    return Placement(epoch, buckets, tuple(Segment.decoded(g) for g in segments), share)
+    epoch, buckets, segments, share, *marks = doc["pl"]  # no marks: published before them (0)
+    return Placement(
+        epoch, buckets, tuple(Segment.decoded(g) for g in segments), share, marks=(marks or [0])[0]
+    )
 
 
 def _record_of(country: str, snapshot_id: str, doc: dict[str, Any]) -> SnapshotRecord:

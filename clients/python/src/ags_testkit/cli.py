@@ -29,6 +29,7 @@ FILTERS = (
     "postcode",
     "postcode_id",
     "q",
+    "license",  # a licence class or SPDX id: records you may commit under those terms
 )
 
 

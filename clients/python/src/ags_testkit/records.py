@@ -26,6 +26,7 @@ class Address(TypedDict):
     formattedAddress: str
     components: Components
     coordinates: dict[str, float]
+    timeZone: str
     source: dict[str, str]
     derived: list[str]
     completeness: dict[str, Any]

@@ -1,0 +1,45 @@
+"""Marks: tokens the text index holds for facts about an address rather than its words, so a
+filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py).
+
+Licences (`license=`): a class names the records a user may take on at most those terms, so
+`attribution` holds the public-domain records too, and `share-alike` both of those; an SPDX id
+names the records whose licence expression names it. A record's class is its expression's
+strictest part (an OR's easiest alternative); unlisted and non-commercial terms are in no class."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.text_search import MARK
+from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
+
+LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
+
+
+def marks_of(address: PublishedAddress) -> frozenset[str]:
+    """The marks the index holds for the address."""
+    return _licence_marks(address.provenance.license)
+
+
+def licence_marks(values: Iterable[str]) -> frozenset[str]:
+    """The marks a `license=` filter asks for: a class, or an SPDX id (any case)."""
+    return frozenset(
+        f"{MARK}licence:{v}" if v in LICENCE_CLASSES else f"{MARK}spdx:{v.casefold()}" for v in values
+    )
+
+
+@cache
+def _licence_marks(licence: str) -> frozenset[str]:
+    """A licence's classes (its own and each less strict one's filter) and its SPDX ids."""
+    strictest = _policy().strictest_class(licence)
+    classes = LICENCE_CLASSES[LICENCE_CLASSES.index(strictest) :] if strictest in LICENCE_CLASSES else ()
+    ids = [f"{MARK}spdx:{i.casefold()}" for i in licence_ids(licence)]
+    return frozenset([f"{MARK}licence:{c}" for c in classes] + ids)
+
+
+@cache
+def _policy() -> LicencePolicy:
+    """The packaged policy, which classes each licence for the sync and the draws alike."""
+    return load_licence_policy()
