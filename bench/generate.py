@@ -2,12 +2,13 @@
 
 Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
 Chalice app in-process: p50/p99 of generate, batch(50), get-by-id, generate with free text `q`
-(a served address's street, alone and with its city) and with `license=share-alike` (in the
-largest country that has such records), each beside the p50 of one bare
-GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the DynamoDB requests
-each API request makes (warm caches), counted with a botocore event hook. All are timed taking
-turns, so the engine's drift during the run weighs on each alike. The storage wire's own GetItem is
-printed too: how much of the difference is the client rather than the request path.
+(a served address's street, alone and with its city), with `license=share-alike` (in the largest
+country that has such records) and with `traits=` (its commonest trait), each beside the p50 of
+one bare GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the
+DynamoDB requests each API request makes (warm caches), counted with a botocore event hook. All
+are timed taking turns, so the engine's drift during the run weighs on each alike. The storage
+wire's own GetItem is printed too: how much of the difference is the client rather than the
+request path.
 
     .venv/bin/python -m bench.generate [CC ...]
 """
@@ -67,6 +68,7 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             {"country": country.country, "q": components["street"], "city": components["city"]}
         )
         licensed = _licensed(client, auth, wired)  # the largest pool with share-alike records
+        trait = _commonest_trait(client, auth, country.country)
         batch = json.dumps({"count": 50, "filters": {"country": country.country}}).encode()
         api: dict[str, Callable[[], object]] = {
             "generate": lambda: client.http.get(
@@ -83,6 +85,10 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             "license": lambda: client.http.get(
                 f"/api/v1/generate?country={licensed}&license=share-alike&seed={next(seeds)}", headers=auth
             ),
+            "traits": lambda: client.http.get(
+                f"/api/v1/generate?country={country.country}&traits=diacritics&seed={next(seeds)}",
+                headers=auth,
+            ),
         }
         requests = {}
         for name, action in api.items():
@@ -94,7 +100,8 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         timings = measure_interleaved({**api, **bare}, runs)
     deps.use(None)
     lines = _report(country.country, country.count, timings, requests, runs)
-    return [*lines[:-1], f"license: license=share-alike in {licensed}'s pool", lines[-1]]
+    said = f"license: license=share-alike in {licensed}'s pool; traits: traits={trait}, its commonest"
+    return [*lines[:-1], said, lines[-1]]
 
 
 def _licensed(client: Client, auth: dict[str, str], wired: deps.Dependencies) -> str:
@@ -104,6 +111,13 @@ def _licensed(client: Client, auth: dict[str, str], wired: deps.Dependencies) ->
         if client.http.get(query, headers=auth).status_code == 200:
             return snapshot.country
     raise RuntimeError("no country has share-alike records")
+
+
+def _commonest_trait(client: Client, auth: dict[str, str], country: str) -> str:
+    """The trait most of the country's addresses have, by /countries."""
+    entries = _body(client.http.get("/api/v1/countries", headers=auth))["data"]
+    counts: dict[str, int] = next(e for e in entries if e["code"] == country)["traitCounts"]
+    return max(counts, key=lambda t: counts[t])
 
 
 def _bare(
@@ -136,6 +150,7 @@ def _report(
         "q alone": "GetItem",
         "q + city": "GetItem",
         "license": "GetItem",
+        "traits": "GetItem",
     }
     wire = timings["wire GetItem"]
     lines = [

@@ -252,6 +252,7 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
     values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
     ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
     licences = tuple(source.license.split(",")) if source.license else ()
+    traits = tuple(source.traits.split(",")) if source.traits else ()
     return Filters(
         country=country,
         values=values,
@@ -260,6 +261,7 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
         residential=residential,
         complete=complete,
         licences=licences,
+        traits=traits,
     )
 
 

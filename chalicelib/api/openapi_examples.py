@@ -27,6 +27,7 @@ PARAMETERS: dict[str, Any] = {
     "postcodeId": "pos-fh3vs22pu24k3yhz",
     "q": "Meritxell",
     "license": "share-alike",  # AD's OSM extract is ODbL-1.0
+    "traits": "diacritics",  # 40 of AD's 208 streets: `Plaça Major`, `Carrer Mossèn Enric Marfany`
     "seed": "example",
     "requestId": "trace-1",
     "ip": "81.2.69.142",

@@ -48,6 +48,8 @@ def countries(call: Call[None, None], snapshots: service.Snapshots) -> Countries
                 residential_available=c.residential_count > 0,
                 residential_count=c.residential_count,
                 complete_count=c.complete_count,
+                trait_counts=c.trait_counts,
+                license_counts=c.license_counts,
                 generation_mode="synchronized-pool",
             )
             for c in published

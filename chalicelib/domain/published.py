@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from chalicelib.domain.coverage import Coverage
@@ -131,6 +131,8 @@ class PublishedSnapshot(StrataTotals):
     coverage: Coverage
     placement: Placement
     content: str  # the content's id (digests.content_id): the snapshot id, or an earlier link of its chain
+    # Addresses per mark of its index (`~trait:unit`, `~licence:attribution`): what /countries counts.
+    marked: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -64,9 +64,10 @@ def _holds_run(chunk: str) -> bool:
 # A mark: a token the index holds for a fact about the address rather than its text (its licence's
 # class: `~licence:attribution`). Text tokens are word characters only, so no text makes one.
 MARK = "~"
-# The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py). An
-# epoch whose index holds fewer is not appended to (its earlier generations' addresses lack them).
-MARKS_VERSION = 1
+# The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py); 2,
+# its traits. An epoch whose index holds others is not appended to (its earlier generations'
+# addresses lack them).
+MARKS_VERSION = 2
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """Marks: tokens the text index holds for facts about an address rather than its words, so a
-filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py).
+filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py): its
+licence's classes and ids, and its traits (domain/traits.py).
 
 Licences (`license=`): a class names the records a user may take on at most those terms, so
 `attribution` holds the public-domain records too, and `share-alike` both of those; an SPDX id
@@ -13,14 +14,21 @@ from functools import cache
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.text_search import MARK
+from chalicelib.domain.traits import traits_of
 from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
 
 
 def marks_of(address: PublishedAddress) -> frozenset[str]:
-    """The marks the index holds for the address."""
-    return _licence_marks(address.provenance.license)
+    """The marks the index holds for the address: its licence's, and its traits."""
+    traits = frozenset(f"{MARK}trait:{t}" for t in traits_of(address))
+    return _licence_marks(address.provenance.license) | traits
+
+
+def trait_marks(values: Iterable[str]) -> frozenset[str]:
+    """The marks a `traits=` filter asks for."""
+    return frozenset(f"{MARK}trait:{v}" for v in values)
 
 
 def licence_marks(values: Iterable[str]) -> frozenset[str]:

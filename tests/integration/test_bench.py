@@ -66,13 +66,13 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
         pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
     lines = generate_bench(["NL"], runs=5)
     rows = {line.split()[0]: line for line in lines[2:-2]}
-    assert lines[-2] == "license: license=share-alike in NL's pool"
-    assert set(rows) == {"generate", "batch(50)", "get", "q", "license"}
+    assert lines[-2].startswith("license: license=share-alike in NL's pool; traits: traits=")
+    assert set(rows) == {"generate", "batch(50)", "get", "q", "license", "traits"}
     assert rows["get"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # the address and the rate counter
     assert rows["generate"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # one address: one GetItem
     assert rows["batch(50)"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")
-    q_rows = [line for line in lines[2:-2] if line.startswith(("q ", "license "))]
-    assert len(q_rows) == 3
+    q_rows = [line for line in lines[2:-2] if line.startswith(("q ", "license ", "traits "))]
+    assert len(q_rows) == 4
     for row in q_rows:  # the tokens' heads, then the address: within q's bound of four reads
         reads = ast.literal_eval(row[row.index("{") :])
         assert sum(n for call, n in reads.items() if call != "UpdateItem") <= 4

@@ -7,15 +7,16 @@ import dataclasses
 import pytest
 
 from chalicelib.domain.text_search import parse
-from chalicelib.services.marks import licence_marks, marks_of
+from chalicelib.services.marks import licence_marks, marks_of, trait_marks
 from tests.support.factories import make_address
 
 
 def _licensed(licence: str) -> frozenset[str]:
     address = make_address()
-    return marks_of(
-        dataclasses.replace(address, provenance=dataclasses.replace(address.provenance, license=licence))
+    licensed = dataclasses.replace(
+        address, provenance=dataclasses.replace(address.provenance, license=licence)
     )
+    return frozenset(m for m in marks_of(licensed) if not m.startswith("~trait:"))  # its licence's alone
 
 
 @pytest.mark.parametrize(
@@ -39,6 +40,12 @@ def test_a_record_is_found_by_its_class_the_easier_ones_and_its_ids(
     licence: str, classes: set[str], ids: set[str]
 ) -> None:
     assert _licensed(licence) == {f"~licence:{c}" for c in classes} | {f"~spdx:{i}" for i in ids}
+
+
+def test_an_address_is_marked_with_its_traits_too() -> None:
+    address = make_address()  # Wrocław
+    assert "~trait:diacritics" in marks_of(address)
+    assert trait_marks(["unit", "non-latin"]) == {"~trait:unit", "~trait:non-latin"}
 
 
 def test_a_filter_asks_for_the_marks_and_a_text_query_never_holds_one() -> None:

@@ -17,6 +17,7 @@ from chalicelib.api.models.common import (
     QueryModel,
     SnapshotId,
     Strategy,
+    TraitFilter,
     Value,
     WholeNumber,
 )
@@ -233,6 +234,15 @@ class LocationFilters(ApiModel):
             "(`public-domain`; `attribution`: public-domain records too; `share-alike`: all three) or an "
             "SPDX id the record's licence names (`CC-BY-4.0`, any case). A publisher's own terms are in "
             "no class"
+        ),
+    )
+    traits: TraitFilter | None = Field(
+        default=None,
+        description=(
+            "Only addresses with these traits, comma-separated, every one required: `unit` (a published "
+            "unit), `no-number` (street-level, no house number), `diacritics` (a Latin letter outside "
+            "ASCII), `non-latin` (letters of another script), `multi-script` (its components and "
+            "other-language names in more than one script)"
         ),
     )
 

@@ -78,6 +78,8 @@ CountryCode = Annotated[
 Value = Annotated[str, StringConstraints(min_length=1, max_length=MAX_VALUE_LENGTH)]
 _LICENCE = r"[A-Za-z0-9][A-Za-z0-9.+-]{0,63}"  # a class (`attribution`) or an SPDX licence id
 LicenceFilter = Annotated[str, StringConstraints(pattern=rf"^{_LICENCE}(,{_LICENCE}){{0,3}}$")]
+_TRAIT = "(unit|no-number|diacritics|non-latin|multi-script)"  # domain/traits.py's TRAITS
+TraitFilter = Annotated[str, StringConstraints(pattern=rf"^{_TRAIT}(,{_TRAIT}){{0,4}}$")]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
 IpText = Annotated[
     str,

@@ -21,6 +21,15 @@ class CountryEntry(ApiModel):
     residential_count: int
     """Published residential addresses"""
     complete_count: int = Field(description="Addresses a form with the country's postal rules accepts")
+    trait_counts: dict[str, int] = Field(
+        description="Addresses per trait (`traits=` on /generate): every trait, 0 where none has it",
+        examples=[{"unit": 0, "no-number": 0, "diacritics": 1, "non-latin": 0, "multi-script": 0}],
+    )
+    license_counts: dict[str, int] = Field(
+        description="Addresses per licence class (`license=`: public-domain; attribution, public-domain "
+        "records included; share-alike, all three) and per SPDX id its records name (case-folded)",
+        examples=[{"public-domain": 0, "attribution": 0, "share-alike": 1, "odbl-1.0": 1}],
+    )
     generation_mode: Literal["synchronized-pool"]
     """How addresses are served: drawn from the synchronized pool"""
 

@@ -17,7 +17,7 @@ from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
-from chalicelib.services.marks import licence_marks
+from chalicelib.services.marks import licence_marks, trait_marks
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
@@ -32,6 +32,7 @@ class Filters:
     residential: bool | None = None
     complete: bool = False  # only addresses a form with the country's postal rules accepts
     licences: tuple[str, ...] = ()  # `license=`: classes or SPDX ids, every one required (services/marks.py)
+    traits: tuple[str, ...] = ()  # `traits=`: every one required (domain/traits.py)
 
     @property
     def wants_residential(self) -> bool:
@@ -141,13 +142,15 @@ def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapsh
 
 def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
     """What the draw asks the snapshot's text index for: `q`'s words and runs and the marks of
-    the licence filter; None when neither is given. A snapshot published before its index held
-    marks cannot answer a licence filter (a pin on it: 404 naming `license`)."""
-    query = parse(filters.q or "").marked(licence_marks(filters.licences))
+    the licence and trait filters; None when none is given. A snapshot published before its index
+    held today's marks cannot answer those filters (a pin on it: 404 naming them)."""
+    marks = licence_marks(filters.licences) | trait_marks(filters.traits)
+    query = parse(filters.q or "").marked(marks)
     if query.marks and snapshot.placement.marks < MARKS_VERSION:
         message = (
-            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence "
-            "filters; ask the active snapshot"
+            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence and "
+            "trait filters; ask the active snapshot"
         )
-        raise NoPoolCoverage(message, (ErrorDetail("license", message),))
+        named = [name for name, given in (("license", filters.licences), ("traits", filters.traits)) if given]
+        raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
     return query if query.tokens else None

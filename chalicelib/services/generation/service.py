@@ -69,6 +69,7 @@ def generate(
         wanted = " and ".join(
             ([f"contains {filters.q!r}"] if filters.q else [])
             + ([f"is licensed {'+'.join(filters.licences)}"] if filters.licences else [])
+            + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
         )
         raise NoPoolCoverage(f"no published address in {filters.country} matching these filters {wanted}")
     return outcome

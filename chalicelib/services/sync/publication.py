@@ -40,6 +40,7 @@ def published_snapshot(
     placement: Placement,
     content: str,
     catalog_shards: int = 0,
+    marked: Mapping[str, int] | None = None,
 ) -> PublishedSnapshot:
     total = sum(strata)
     shards = catalog_shards or layout_for(total, locations).shards
@@ -53,6 +54,7 @@ def published_snapshot(
         coverage=compute_coverage(country, total, per_region_code, config.countries[country].coverage),
         placement=placement,
         content=content,
+        marked=dict(marked or {}),
     )
 
 

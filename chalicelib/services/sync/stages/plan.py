@@ -58,6 +58,7 @@ class CountryPlan(TaskResult):
     catalog_shards: int = 0  # the catalog's shards, where they were written before (else from `locations`)
     min_share: float = 1.0  # Placement.min_share
     marks: int = MARKS_VERSION  # Placement.marks
+    marked: dict[str, int] = Field(default_factory=dict)  # PublishedSnapshot.marked
 
     @property
     def placement(self) -> Placement:
@@ -82,6 +83,7 @@ class CountryPlan(TaskResult):
             placement=self.placement,
             content=self.content,
             catalog_shards=self.catalog_shards,
+            marked=self.marked,
         )
 
 
@@ -162,7 +164,9 @@ def _content(run: SyncRun, country: str, parts: list[SortedPart]) -> CountryPlan
     per_region: Counter[str] = Counter()
     sources: set[str] = set()
     incomplete: Counter[str] = Counter()
+    marked: Counter[str] = Counter()
     for part in parts:
+        marked.update(part.marked)
         strata[part.key[0]] += part.count
         per_region.update(part.regions)
         sources.update(part.sources)
@@ -178,6 +182,7 @@ def _content(run: SyncRun, country: str, parts: list[SortedPart]) -> CountryPlan
         locations=0,
         published_at=run.clock.now().isoformat(),
         incomplete=dict(incomplete.most_common()),
+        marked=dict(sorted(marked.items())),
     )
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from pydantic import Field
+
 from chalicelib.domain.codecs import address_to_doc, location_to_doc
 from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.location_index import LocationIndex
@@ -47,6 +49,7 @@ class SortedPart(TaskResult):
     regions: dict[str, int]
     incomplete: dict[str, int]
     sources: list[str]
+    marked: dict[str, int] = Field(default_factory=dict)  # addresses per mark
 
 
 def plan(run: SyncRun) -> list[SortItem]:
@@ -109,6 +112,7 @@ def sort_cell(run: SyncRun, item: SortItem) -> SortedPart:
         regions=dict(stats.regions),
         incomplete=dict(stats.incomplete),
         sources=sorted(stats.sources),
+        marked=dict(stats.marked),
     )
 
 

@@ -160,6 +160,7 @@ def _pointer_doc(s: PublishedSnapshot) -> dict[str, Any]:
             s.placement.min_share,
             s.placement.marks,
         ],
+        "mk": dict(s.marked),
     }
 
 
@@ -174,6 +175,7 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
         coverage=coverage_from_doc(country, doc["cov"]),
         placement=_placement_of(doc),
         content=doc.get("c", doc["id"]),  # format 4: its id was its content's
+        marked=doc.get("mk", {}),  # none before marks
     )
 
 
