@@ -66,7 +66,8 @@ def _holds_run(chunk: str) -> bool:
 MARK = "~"
 # The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py); 2,
 # its traits. An epoch whose index holds others is not appended to (its earlier generations'
-# addresses lack them).
+# addresses lack them). Bump it too when a licence's class (reference/data/licences.json) or a
+# trait's rule (traits.py) changes: kept rows keep the postings they were indexed with.
 MARKS_VERSION = 2
 
 

@@ -34,7 +34,8 @@ def trait_marks(values: Iterable[str]) -> frozenset[str]:
 def licence_marks(values: Iterable[str]) -> frozenset[str]:
     """The marks a `license=` filter asks for: a class, or an SPDX id (any case)."""
     return frozenset(
-        f"{MARK}licence:{v}" if v in LICENCE_CLASSES else f"{MARK}spdx:{v.casefold()}" for v in values
+        f"{MARK}licence:{v.casefold()}" if v.casefold() in LICENCE_CLASSES else f"{MARK}spdx:{v.casefold()}"
+        for v in values
     )
 
 

@@ -92,6 +92,8 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))
 
     assert [get(path) for path in asked] == before  # the same addresses, read at format 4's keys
+    refused = json.loads(client.http.get("/api/v1/generate?country=PL&traits=diacritics", headers=auth).body)
+    assert refused["error"]["details"][0]["field"] == "traits"  # its index holds words alone
     address_id = before[0]["result"]["address"]["id"]
     assert get(f"/api/v1/addresses/{address_id}")["snapshotId"] == snapshot
 

@@ -92,6 +92,8 @@ def test_no_record_under_the_terms_is_404_and_a_malformed_filter_is_400(api: Api
     missing = api.get("/api/v1/generate", 404, country="NO", license="public-domain")
     assert missing["error"]["code"] == "NO_POOL_COVERAGE"
     assert "licensed public-domain" in missing["error"]["message"]
+    assert api.get("/api/v1/generate", 200, country="NO", license="Attribution")  # a class in any case
+    assert api.get("/api/v1/generate", 404, country="NO", q="-")["error"]["code"] == "NO_POOL_COVERAGE"
     for bad in ("CC BY", ",", "a,b,c,d,e", "-x"):
         wrong = api.get("/api/v1/generate", 400, country="NO", license=bad)
         assert [d["field"] for d in wrong["error"]["details"]] == ["license"], bad

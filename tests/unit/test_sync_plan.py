@@ -52,6 +52,7 @@ def test_each_counted_country_hashes_its_streets_into_cells_of_its_own() -> None
     assert {job.street_cell("US", street) for street in range(100)} == {2, 3, 4, 5}
     assert {job.street_cell("IS", street) for street in range(100)} == {0}
     assert {job.street_cell(c, street) for c in ("GB", "RU", "SE") for street in range(100)} == {6, 7, 8, 9}
+    assert street_layout({"US": 2_500, "IS": 90}, per_cell=1000) == ({"IS": (0, 1), "US": (1, 4)}, 6)
 
 
 def test_a_large_cell_is_cut_into_parts_of_about_the_asked_size_at_its_sampled_quantiles() -> None:

@@ -153,4 +153,4 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         )
         named = [name for name, given in (("license", filters.licences), ("traits", filters.traits)) if given]
         raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
-    return query if query.tokens else None
+    return query if query.tokens or filters.q else None  # a q of punctuation alone matches nothing

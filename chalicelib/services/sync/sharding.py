@@ -29,9 +29,10 @@ def street_layout(rows: dict[str, int | None], per_cell: int) -> tuple[dict[str,
     """Street cells by country: each country whose rows are counted (`rows`; None where a source
     does not say, as discovery's OSM extracts) a range of its own, (first, count) with `count` a
     power of two; the rest share the cells after them, as many as the counted rows would take
-    (at least one). Returns the ranges and the number of cells. A route task thus meets one
-    country's order cells, and a sort task reads only its country's route tasks: hashed over all
-    countries, every street cell fed every part (make bench-planet's shuffles)."""
+    (one where every country is counted). Returns the ranges and the number of cells. A route
+    task thus meets one country's order cells, and a sort task reads only its country's route
+    tasks: hashed over all countries, every street cell fed every part (make bench-planet's
+    shuffles)."""
     ranges: dict[str, tuple[int, int]] = {}
     first = 0
     for country, count in sorted(rows.items()):
@@ -39,7 +40,9 @@ def street_layout(rows: dict[str, int | None], per_cell: int) -> tuple[dict[str,
             ranges[country] = (first, power_of_two(cells_for(count, per_cell)))
             first += ranges[country][1]
     counted = sum(count for count in rows.values() if count is not None)
-    return ranges, first + power_of_two(cells_for(counted, per_cell))
+    uncounted = any(count is None for count in rows.values())
+    # One shared cell at least: rows whose country has no range of its own (not built) land there.
+    return ranges, first + (power_of_two(cells_for(counted, per_cell)) if uncounted else 1)
 
 
 def cell_of_key(key: str, cells: int) -> int:

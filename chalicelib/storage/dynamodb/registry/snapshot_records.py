@@ -182,7 +182,7 @@ def _pointer_from(country: str, doc: dict[str, Any]) -> PublishedSnapshot:
 def _placement_of(doc: dict[str, Any]) -> Placement:
     if "pl" not in doc:  # format 4: the snapshot's own copy, at the keys of an epoch named as it
         segment = Segment(doc["id"], 0, strata_counts(doc["k"]))
-        return Placement(doc["id"], doc["b"], (segment,), appendable=False)
+        return Placement(doc["id"], doc["b"], (segment,), appendable=False, marks=0)  # its index: words only
     epoch, buckets, segments, share, *marks = doc["pl"]  # no marks: published before them (0)
     return Placement(
         epoch, buckets, tuple(Segment.decoded(g) for g in segments), share, marks=(marks or [0])[0]
