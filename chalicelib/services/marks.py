@@ -9,34 +9,46 @@ strictest part (an OR's easiest alternative); unlisted and non-commercial terms 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.text_search import MARK
-from chalicelib.domain.traits import traits_of
+from chalicelib.domain.traits import TRAITS, traits_of
 from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
+_TRAIT, _CLASS, _SPDX = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:"
 
 
 def marks_of(address: PublishedAddress) -> frozenset[str]:
     """The marks the index holds for the address: its licence's, and its traits."""
-    traits = frozenset(f"{MARK}trait:{t}" for t in traits_of(address))
+    traits = frozenset(f"{_TRAIT}{t}" for t in traits_of(address))
     return _licence_marks(address.provenance.license) | traits
 
 
 def trait_marks(values: Iterable[str]) -> frozenset[str]:
     """The marks a `traits=` filter asks for."""
-    return frozenset(f"{MARK}trait:{v}" for v in values)
+    return frozenset(f"{_TRAIT}{v}" for v in values)
 
 
 def licence_marks(values: Iterable[str]) -> frozenset[str]:
     """The marks a `license=` filter asks for: a class, or an SPDX id (any case)."""
     return frozenset(
-        f"{MARK}licence:{v.casefold()}" if v.casefold() in LICENCE_CLASSES else f"{MARK}spdx:{v.casefold()}"
+        f"{_CLASS}{v.casefold()}" if v.casefold() in LICENCE_CLASSES else f"{_SPDX}{v.casefold()}"
         for v in values
     )
+
+
+def trait_counts(marked: Mapping[str, int]) -> dict[str, int]:
+    """Addresses per trait, from a snapshot's counts per mark: every trait, 0 where none has it."""
+    return {t: marked.get(f"{_TRAIT}{t}", 0) for t in TRAITS}
+
+
+def licence_counts(marked: Mapping[str, int]) -> dict[str, int]:
+    """Addresses per licence class (every class), then per SPDX id the records name."""
+    classes = {c: marked.get(f"{_CLASS}{c}", 0) for c in LICENCE_CLASSES}
+    return classes | {k.removeprefix(_SPDX): n for k, n in sorted(marked.items()) if k.startswith(_SPDX)}
 
 
 @cache
@@ -44,8 +56,8 @@ def _licence_marks(licence: str) -> frozenset[str]:
     """A licence's classes (its own and each less strict one's filter) and its SPDX ids."""
     strictest = _policy().strictest_class(licence)
     classes = LICENCE_CLASSES[LICENCE_CLASSES.index(strictest) :] if strictest in LICENCE_CLASSES else ()
-    ids = [f"{MARK}spdx:{i.casefold()}" for i in licence_ids(licence)]
-    return frozenset([f"{MARK}licence:{c}" for c in classes] + ids)
+    ids = [f"{_SPDX}{i.casefold()}" for i in licence_ids(licence)]
+    return frozenset([f"{_CLASS}{c}" for c in classes] + ids)
 
 
 @cache

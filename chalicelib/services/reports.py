@@ -10,11 +10,9 @@ from typing import Any, Protocol
 from chalicelib.clock import Clock
 from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.published import PublishedSnapshot
-from chalicelib.domain.text_search import MARK
-from chalicelib.domain.traits import TRAITS
 from chalicelib.errors import NoPoolCoverage
 from chalicelib.reference.pool_config import ConfigIssue, PoolConfig
-from chalicelib.services.marks import LICENCE_CLASSES
+from chalicelib.services.marks import licence_counts, trait_counts
 from chalicelib.services.sync.report import SyncReport
 
 
@@ -56,19 +54,11 @@ class CountryStatus:
 
     @property
     def trait_counts(self) -> dict[str, int]:
-        marked = self.snapshot.marked if self.snapshot else {}
-        return {t: marked.get(f"{MARK}trait:{t}", 0) for t in TRAITS}
+        return trait_counts(self.snapshot.marked if self.snapshot else {})
 
     @property
     def license_counts(self) -> dict[str, int]:
-        marked = self.snapshot.marked if self.snapshot else {}
-        classes = {c: marked.get(f"{MARK}licence:{c}", 0) for c in LICENCE_CLASSES}
-        ids = {
-            k.removeprefix(f"{MARK}spdx:"): n
-            for k, n in sorted(marked.items())
-            if k.startswith(f"{MARK}spdx:")
-        }
-        return classes | ids
+        return licence_counts(self.snapshot.marked if self.snapshot else {})
 
     @property
     def ready(self) -> bool:
