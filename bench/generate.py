@@ -3,7 +3,7 @@
 Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
 Chalice app in-process: p50/p99 of generate, batch(50), get-by-id, generate with free text `q`
 (a served address's street, alone and with its city), with `license=share-alike` (in the largest
-country that has such records) and with `traits=` (its commonest trait), each beside the p50 of
+country that has such records), with `traits=` and `propertyType=` (its commonest), each beside the p50 of
 one bare GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the
 DynamoDB requests each API request makes (warm caches), counted with a botocore event hook. All
 are timed taking turns, so the engine's drift during the run weighs on each alike. The storage
@@ -68,7 +68,8 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             {"country": country.country, "q": components["street"], "city": components["city"]}
         )
         licensed = _licensed(client, auth, wired)  # the largest pool with share-alike records
-        trait = _commonest_trait(client, auth, country.country)
+        trait = _commonest(client, auth, country.country, "traitCounts")
+        kind = _commonest(client, auth, country.country, "propertyTypeCounts")
         batch = json.dumps({"count": 50, "filters": {"country": country.country}}).encode()
         api: dict[str, Callable[[], object]] = {
             "generate": lambda: client.http.get(
@@ -86,7 +87,11 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
                 f"/api/v1/generate?country={licensed}&license=share-alike&seed={next(seeds)}", headers=auth
             ),
             "traits": lambda: client.http.get(
-                f"/api/v1/generate?country={country.country}&traits=diacritics&seed={next(seeds)}",
+                f"/api/v1/generate?country={country.country}&traits={trait}&seed={next(seeds)}",
+                headers=auth,
+            ),
+            "propertyType": lambda: client.http.get(
+                f"/api/v1/generate?country={country.country}&propertyType={kind}&seed={next(seeds)}",
                 headers=auth,
             ),
         }
@@ -100,7 +105,10 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
         timings = measure_interleaved({**api, **bare}, runs)
     deps.use(None)
     lines = _report(country.country, country.count, timings, requests, runs)
-    said = f"license: license=share-alike in {licensed}'s pool; traits: traits={trait}, its commonest"
+    said = (
+        f"license: license=share-alike in {licensed}'s pool; traits: traits={trait}, its commonest; "
+        f"propertyType: propertyType={kind}, its commonest"
+    )
     return [*lines[:-1], said, lines[-1]]
 
 
@@ -113,10 +121,10 @@ def _licensed(client: Client, auth: dict[str, str], wired: deps.Dependencies) ->
     raise RuntimeError("no country has share-alike records")
 
 
-def _commonest_trait(client: Client, auth: dict[str, str], country: str) -> str:
-    """The trait most of the country's addresses have, by /countries."""
+def _commonest(client: Client, auth: dict[str, str], country: str, counted: str) -> str:
+    """The trait (or property type) most of the country's addresses have, by /countries."""
     entries = _body(client.http.get("/api/v1/countries", headers=auth))["data"]
-    counts: dict[str, int] = next(e for e in entries if e["code"] == country)["traitCounts"]
+    counts: dict[str, int] = next(e for e in entries if e["code"] == country)[counted]
     return max(counts, key=lambda t: counts[t])
 
 
@@ -151,6 +159,7 @@ def _report(
         "q + city": "GetItem",
         "license": "GetItem",
         "traits": "GetItem",
+        "propertyType": "GetItem",
     }
     wire = timings["wire GetItem"]
     lines = [

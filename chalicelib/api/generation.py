@@ -262,6 +262,7 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
         complete=complete,
         licences=licences,
         traits=traits,
+        property_type=source.property_type,
     )
 
 

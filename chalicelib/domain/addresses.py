@@ -17,6 +17,8 @@ class PropertyType(StrEnum):
     RESIDENTIAL = "residential"
     COMMERCIAL = "commercial"
     INSTITUTIONAL = "institutional"
+    INDUSTRIAL = "industrial"
+    MIXED = "mixed"  # the source names more than one of the others
     UNKNOWN = "unknown"
 
 

@@ -64,11 +64,12 @@ def _holds_run(chunk: str) -> bool:
 # A mark: a token the index holds for a fact about the address rather than its text (its licence's
 # class: `~licence:attribution`). Text tokens are word characters only, so no text makes one.
 MARK = "~"
-# The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py); 2,
-# its traits. An epoch whose index holds others is not appended to (its earlier generations'
-# addresses lack them). Bump it too when a licence's class (reference/data/licences.json) or a
-# trait's rule (traits.py) changes: kept rows keep the postings they were indexed with.
-MARKS_VERSION = 2
+# The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py);
+# 2, its traits; 3, its property type. An epoch whose index holds others is not appended to (its
+# earlier generations' addresses lack them). Bump it too when a licence's class
+# (reference/data/licences.json), a trait's rule (traits.py) or a property type's rule
+# (premises.py) changes: kept rows keep the postings they were indexed with.
+MARKS_VERSION = 3
 
 
 @dataclass(frozen=True)

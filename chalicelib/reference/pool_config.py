@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from chalicelib.domain.addresses import PropertyType
 from chalicelib.reference.licences import LicencePolicy, load_licence_policy
 
 Box = tuple[float, float, float, float]  # west, south, east, north
@@ -52,6 +53,9 @@ class SourceConfig(BaseModel):
     no_number: tuple[str, ...] = Field(default=(), alias="noNumber")
     # Older sources of the same addresses: where both publish an address, this source's values win.
     supersedes: tuple[str, ...] = ()
+    # What every premises of the source is, by its own definition (a register of clinics):
+    # each row's property type (domain/premises.py).
+    premises: PropertyType | None = None
 
 
 @dataclass(frozen=True)

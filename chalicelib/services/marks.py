@@ -1,6 +1,7 @@
 """Marks: tokens the text index holds for facts about an address rather than its words, so a
 filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py): its
-licence's classes and ids, and its traits (domain/traits.py).
+licence's classes and ids, its traits (domain/traits.py) and its property type
+(domain/premises.py).
 
 Licences (`license=`): a class names the records a user may take on at most those terms, so
 `attribution` holds the public-domain records too, and `share-alike` both of those; an SPDX id
@@ -12,19 +13,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import cache
 
-from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.addresses import PropertyType, PublishedAddress
 from chalicelib.domain.text_search import MARK
 from chalicelib.domain.traits import TRAITS, traits_of
 from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
-_TRAIT, _CLASS, _SPDX = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:"
+_TRAIT, _CLASS, _SPDX, _TYPE = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:", f"{MARK}type:"
 
 
 def marks_of(address: PublishedAddress) -> frozenset[str]:
-    """The marks the index holds for the address: its licence's, and its traits."""
+    """The marks the index holds for the address: its licence's, its traits and its property type."""
     traits = frozenset(f"{_TRAIT}{t}" for t in traits_of(address))
-    return _licence_marks(address.provenance.license) | traits
+    return _licence_marks(address.provenance.license) | traits | {f"{_TYPE}{address.property_type}"}
+
+
+def property_type_marks(value: str | None) -> frozenset[str]:
+    """The mark a `propertyType=` filter asks for (none without one)."""
+    return frozenset({f"{_TYPE}{value}"} if value else ())
 
 
 def trait_marks(values: Iterable[str]) -> frozenset[str]:
@@ -43,6 +49,11 @@ def licence_marks(values: Iterable[str]) -> frozenset[str]:
 def trait_counts(marked: Mapping[str, int]) -> dict[str, int]:
     """Addresses per trait, from a snapshot's counts per mark: every trait, 0 where none has it."""
     return {t: marked.get(f"{_TRAIT}{t}", 0) for t in TRAITS}
+
+
+def property_type_counts(marked: Mapping[str, int]) -> dict[str, int]:
+    """Addresses per property type: every type, 0 where none is."""
+    return {t.value: marked.get(f"{_TYPE}{t}", 0) for t in PropertyType}
 
 
 def licence_counts(marked: Mapping[str, int]) -> dict[str, int]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import osmium
 
+from chalicelib.domain.premises import PREMISES_KEYS
 from chalicelib.sources.osm_order import is_unsorted, sorted_copy
 from chalicelib.sources.records import RawRecord
 
@@ -63,7 +64,7 @@ def _read(path: Path, *, source_id: str, country: str, language: str) -> Iterato
             street=tags.get("addr:street") or tags.get("addr:place") or "",
             lon=repr(lon),
             lat=repr(lat),
-            building=tags.get("building") or "",
+            premises={key: tags[key] for key in PREMISES_KEYS if key in tags},
             names=_names(tags),
         )
         for field, tag in _TAGS.items():

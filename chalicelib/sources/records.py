@@ -31,7 +31,8 @@ class RawRecord:
     lon: str = ""
     lat: str = ""
     use: str = ""  # OpenAddresses extension: what the source says the premises are
-    building: str = ""  # OSM building=* value
+    # OSM tags that say what the premises are (domain/premises.py): {"building": "apartments"}.
+    premises: dict[str, str] = field(default_factory=dict)
     # Names in other languages, e.g. {"en": {"street": "Aoicho", "city": "Wakayama-shi"}}.
     names: dict[str, dict[str, str]] = field(default_factory=dict)
     # Readings the source publishes (e.g. JP katakana): {"street_kana": "アオイチョウ"}.

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from chalicelib.domain.text_search import parse
-from chalicelib.services.marks import licence_marks, marks_of, trait_marks
+from chalicelib.services.marks import licence_marks, marks_of, property_type_marks, trait_marks
 from tests.support.factories import make_address
 
 
@@ -16,7 +16,7 @@ def _licensed(licence: str) -> frozenset[str]:
     licensed = dataclasses.replace(
         address, provenance=dataclasses.replace(address.provenance, license=licence)
     )
-    return frozenset(m for m in marks_of(licensed) if not m.startswith("~trait:"))  # its licence's alone
+    return frozenset(m for m in marks_of(licensed) if m.startswith(("~licence:", "~spdx:")))  # its licence's
 
 
 @pytest.mark.parametrize(
@@ -42,10 +42,14 @@ def test_a_record_is_found_by_its_class_the_easier_ones_and_its_ids(
     assert _licensed(licence) == {f"~licence:{c}" for c in classes} | {f"~spdx:{i}" for i in ids}
 
 
-def test_an_address_is_marked_with_its_traits_too() -> None:
+def test_an_address_is_marked_with_its_traits_and_its_property_type_too() -> None:
     address = make_address()  # Wrocław
     assert "~trait:diacritics" in marks_of(address)
+    assert "~type:unknown" in marks_of(address)  # the register says nothing of its premises
+    assert "~type:mixed" in marks_of(make_address(premises={"building": "apartments", "shop": "kiosk"}))
     assert trait_marks(["unit", "non-latin"]) == {"~trait:unit", "~trait:non-latin"}
+    assert property_type_marks("industrial") == {"~type:industrial"}
+    assert property_type_marks(None) == frozenset()
 
 
 def test_a_filter_asks_for_the_marks_and_a_text_query_never_holds_one() -> None:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from chalicelib.domain.addresses import MatchLevel, PropertyType
@@ -18,7 +20,9 @@ from tests.support.factories import make_address, make_raw
 CONFIG = load_pool_config()
 
 
-def _normalize(overrides: dict[str, str] | None = None, *, street_level: bool = False) -> Candidate | Dropped:
+def _normalize(
+    overrides: Mapping[str, object] | None = None, *, street_level: bool = False
+) -> Candidate | Dropped:
     raw = make_raw(**(overrides or {}))
     source = SourceConfig.model_validate({"streetLevel": street_level})
     return normalize(raw, CONFIG.countries.get(raw.country), source)
@@ -112,15 +116,15 @@ def test_clean_text(text: str, expected: str) -> None:
     [
         ({"use": "institutional"}, PropertyType.INSTITUTIONAL),
         ({"use": "commercial"}, PropertyType.COMMERCIAL),
-        ({"building": "house"}, PropertyType.RESIDENTIAL),
-        ({"building": "apartments"}, PropertyType.RESIDENTIAL),
-        ({"building": "retail"}, PropertyType.COMMERCIAL),
-        ({"building": "school"}, PropertyType.INSTITUTIONAL),
-        ({"building": "yes"}, PropertyType.UNKNOWN),
+        ({"premises": {"building": "house"}}, PropertyType.RESIDENTIAL),
+        ({"premises": {"building": "school"}}, PropertyType.INSTITUTIONAL),
+        ({"premises": {"building": "apartments", "shop": "bakery"}}, PropertyType.MIXED),
+        ({"use": "commercial", "premises": {"building": "house"}}, PropertyType.COMMERCIAL),
+        ({"premises": {"building": "yes"}}, PropertyType.UNKNOWN),
         ({}, PropertyType.UNKNOWN),
     ],
 )
-def test_property_type_only_from_source_evidence(overrides: dict[str, str], kind: PropertyType) -> None:
+def test_property_type_only_from_source_evidence(overrides: dict[str, object], kind: PropertyType) -> None:
     candidate = _normalize(overrides)
     assert isinstance(candidate, Candidate)
     assert candidate.property_type is kind

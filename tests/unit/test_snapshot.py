@@ -21,7 +21,7 @@ def _addresses() -> list[PublishedAddress]:
                 city=city,
                 district=city,
                 postcode=postcode,
-                building="house" if i % 4 == 0 else "",
+                premises={"building": "house"} if i % 4 == 0 else {},
             )
         )
     rows.append(

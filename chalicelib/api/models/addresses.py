@@ -26,7 +26,7 @@ MAX_BATCH_COUNT = 50
 MAX_EXCLUDED_IDS = 500
 
 MatchLevel = Literal["houseNumber", "street", "city"]
-PropertyType = Literal["residential", "commercial", "institutional", "unknown"]
+PropertyType = Literal["residential", "commercial", "institutional", "industrial", "mixed", "unknown"]
 
 
 class Components(ApiModel):
@@ -243,6 +243,14 @@ class LocationFilters(ApiModel):
             "unit), `no-number` (street-level, no house number), `diacritics` (a Latin letter outside "
             "ASCII), `non-latin` (letters of another script), `multi-script` (its components and "
             "other-language names in more than one script)"
+        ),
+    )
+    property_type: PropertyType | None = Field(
+        default=None,
+        description=(
+            "Only addresses of this property type, as their source classifies them (an OSM "
+            "building, shop, amenity or office tag, a register's own statement); `unknown` where "
+            "it says nothing. Given, `residential` no longer defaults to true (CN)"
         ),
     )
 

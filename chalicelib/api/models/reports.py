@@ -25,6 +25,13 @@ class CountryEntry(ApiModel):
         description="Addresses per trait (`traits=` on /generate): every trait, 0 where none has it",
         examples=[{"unit": 0, "no-number": 0, "diacritics": 1, "non-latin": 0, "multi-script": 0}],
     )
+    property_type_counts: dict[str, int] = Field(
+        description="Addresses per property type (`propertyType=` on /generate), as their sources "
+        "classify them: every type, 0 where none is",
+        examples=[
+            {"residential": 0, "commercial": 1, "institutional": 0, "industrial": 0, "mixed": 0, "unknown": 0}
+        ],
+    )
     license_counts: dict[str, int] = Field(
         description="Addresses per licence class (`license=`: public-domain; attribution, public-domain "
         "records included; share-alike, all three) and per SPDX id its records name (case-folded)",

@@ -17,7 +17,7 @@ from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
-from chalicelib.services.marks import licence_marks, trait_marks
+from chalicelib.services.marks import licence_marks, property_type_marks, trait_marks
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
@@ -33,12 +33,14 @@ class Filters:
     complete: bool = False  # only addresses a form with the country's postal rules accepts
     licences: tuple[str, ...] = ()  # `license=`: classes or SPDX ids, every one required (services/marks.py)
     traits: tuple[str, ...] = ()  # `traits=`: every one required (domain/traits.py)
+    property_type: str | None = None  # `propertyType=` (domain/premises.py)
 
     @property
     def wants_residential(self) -> bool:
-        return (
-            self.residential if self.residential is not None else facts(self.country).residential_by_default
-        )
+        """As asked; unasked, the country's default, unless a property type is asked for."""
+        if self.residential is not None:
+            return self.residential
+        return self.property_type is None and facts(self.country).residential_by_default
 
 
 class CatalogReader(Protocol):
@@ -142,15 +144,20 @@ def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapsh
 
 def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
     """What the draw asks the snapshot's text index for: `q`'s words and runs and the marks of
-    the licence and trait filters; None when none is given. A snapshot published before its index
-    held today's marks cannot answer those filters (a pin on it: 404 naming them)."""
-    marks = licence_marks(filters.licences) | trait_marks(filters.traits)
+    the licence, trait and property type filters; None when none is given. A snapshot published
+    before its index held today's marks cannot answer those filters (a pin on it: 404 naming them)."""
+    marks = (
+        licence_marks(filters.licences)
+        | trait_marks(filters.traits)
+        | property_type_marks(filters.property_type)
+    )
     query = parse(filters.q or "").marked(marks)
     if query.marks and snapshot.placement.marks < MARKS_VERSION:
         message = (
-            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence and "
-            "trait filters; ask the active snapshot"
+            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait "
+            "and property type filters; ask the active snapshot"
         )
-        named = [name for name, given in (("license", filters.licences), ("traits", filters.traits)) if given]
+        given = {"license": filters.licences, "traits": filters.traits, "propertyType": filters.property_type}
+        named = [name for name, value in given.items() if value]
         raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
     return query if query.tokens or filters.q else None  # a q of punctuation alone matches nothing

@@ -65,11 +65,12 @@ def generate(
     filters: Filters, ports: GenerationPorts, *, seed: str | None, pinned: str | None = None
 ) -> Outcome:
     outcome = generate_batch(filters, ports, BatchRequest(count=1), seed=seed, pinned=pinned)
-    if not outcome.results:  # only a q or licence search can come back empty
+    if not outcome.results:  # only a q or a mark's filter can come back empty
         wanted = " and ".join(
             ([f"contains {filters.q!r}"] if filters.q else [])
             + ([f"is licensed {'+'.join(filters.licences)}"] if filters.licences else [])
             + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
+            + ([f"is {filters.property_type} property"] if filters.property_type else [])
         )
         raise NoPoolCoverage(f"no published address in {filters.country} matching these filters {wanted}")
     return outcome

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from chalicelib.domain.addresses import MatchLevel, PropertyType
+from chalicelib.domain.premises import property_type
 from chalicelib.reference.pool_config import CountryConfig, SourceConfig
 from chalicelib.reference.postcodes import PostcodeVerdict, check_postcode
 from chalicelib.sources.records import RawRecord
@@ -97,51 +98,6 @@ _PARTICLES = {
     "the",
     "and",
 }
-_RESIDENTIAL_BUILDINGS = {
-    "house",
-    "residential",
-    "apartments",
-    "detached",
-    "semidetached_house",
-    "terrace",
-    "bungalow",
-    "dormitory",
-    "farm",
-    "houseboat",
-    "static_caravan",
-    "cabin",
-}
-_COMMERCIAL_BUILDINGS = {
-    "commercial",
-    "retail",
-    "office",
-    "shop",
-    "supermarket",
-    "kiosk",
-    "hotel",
-    "warehouse",
-    "industrial",
-}
-_INSTITUTIONAL_BUILDINGS = {
-    "school",
-    "university",
-    "college",
-    "hospital",
-    "public",
-    "civic",
-    "government",
-    "church",
-    "kindergarten",
-    "chapel",
-    "mosque",
-    "temple",
-    "cathedral",
-    "synagogue",
-    "fire_station",
-    "train_station",
-}
-
-
 _NAME_FIELDS = ("street", "city", "district", "region")
 
 
@@ -207,7 +163,7 @@ def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfi
         lat=position[1],
         postcode=verdict.value or "",
         match_level=MatchLevel.HOUSE_NUMBER if texts["number"] else MatchLevel.STREET,
-        property_type=property_type(raw),
+        property_type=property_type(raw.use, raw.premises, source.premises),
         removed=_removals(verdict) + ([FieldRemoval.NUMBER_MEANS_NONE] if no_number else []),
         **texts,
     )
@@ -238,17 +194,3 @@ def _position(lon_text: str, lat_text: str, country: CountryConfig) -> tuple[flo
 def _within(lon: float, lat: float, box: tuple[float, float, float, float], m: float) -> bool:
     west, south, east, north = box
     return west - m <= lon <= east + m and south - m <= lat <= north + m
-
-
-def property_type(raw: RawRecord) -> PropertyType:
-    """From source evidence only: the OpenAddresses `use` extension or OSM building=*."""
-    if raw.use in {t.value for t in PropertyType}:
-        return PropertyType(raw.use)
-    building = raw.building.casefold()
-    if building in _RESIDENTIAL_BUILDINGS:
-        return PropertyType.RESIDENTIAL
-    if building in _COMMERCIAL_BUILDINGS:
-        return PropertyType.COMMERCIAL
-    if building in _INSTITUTIONAL_BUILDINGS:
-        return PropertyType.INSTITUTIONAL
-    return PropertyType.UNKNOWN
