@@ -13,6 +13,7 @@ from chalice.test import Client
 
 from chalicelib import deps
 from chalicelib.cli.main import main
+from chalicelib.services.sync import target
 from tests.support.factories import SOURCES
 from tests.support.sync import write_manifest
 
@@ -55,7 +56,7 @@ def test_cli_sync_without_a_manifest_is_a_clear_error(
 
 
 def test_scheduled_sync_publishes_then_finds_the_pool_current(
-    tmp_path: Path, dependencies: deps.Dependencies, client: Client
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     manifest = write_manifest(tmp_path, SMALL)
     deps.use(
@@ -77,6 +78,9 @@ def test_scheduled_sync_publishes_then_finds_the_pool_current(
     }
     assert dependencies.stores.registry.active_snapshot("NL") is not None
     assert client.lambda_.invoke("sync_pool", event).payload == {"status": "current"}
+    # A release whose index holds new marks (a new filter) rewrites the pool on its first tick.
+    monkeypatch.setattr(target, "MARKS_VERSION", target.MARKS_VERSION + 1)
+    assert client.lambda_.invoke("sync_pool", event).payload["status"] == "ok"
 
 
 def test_scheduled_sync_without_a_manifest_says_so(dependencies: deps.Dependencies, client: Client) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chalicelib.domain.digests import SNAPSHOT_FORMAT
+from chalicelib.domain.text_search import MARKS_VERSION
 from chalicelib.sources.manifest import load_manifest
 
 Stamp = Callable[[str], str]  # a file's stamp: size and time on disk, the content hash in S3
@@ -22,8 +23,10 @@ class SyncTarget:
 
     def fingerprint(self, config_text: str, stamp: Stamp) -> str:
         """Changes whenever the inputs can: the manifest, each file's stamp, the pool
-        configuration, the snapshot format. Equal fingerprints mean a sync would publish nothing new."""
-        digest = hashlib.sha256(f"{SNAPSHOT_FORMAT}|{sorted(self.countries or [])}|{config_text}".encode())
+        configuration, the snapshot format and the marks its index holds (a new mark's filter
+        needs every country rewritten). Equal fingerprints mean a sync would publish nothing new."""
+        formats = f"{SNAPSHOT_FORMAT}.{MARKS_VERSION}"
+        digest = hashlib.sha256(f"{formats}|{sorted(self.countries or [])}|{config_text}".encode())
         digest.update(self.manifest.read_bytes())
         for entry in load_manifest(self.manifest):
             for name in entry.files:
