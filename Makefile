@@ -40,7 +40,7 @@ $(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERS
 $(1)/bin/uv pip install --quiet --python $(1)/bin/python -r $(2)
 endef
 
-.PHONY: browser install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-cold-start load
+.PHONY: browser install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-near-misses bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	$(call venv_install,$(VENV),requirements-dev.txt)
@@ -204,6 +204,10 @@ bench-completeness: install
 
 bench-profiles: install
 	$(BIN)/python -m bench.profiles
+
+## Near-miss variants held to Google's address rules: the share rejected where the base is accepted.
+bench-near-misses: install
+	$(BIN)/python -m bench.near_misses
 
 bench-cold-start: install
 	$(BIN)/python -m bench.cold_start

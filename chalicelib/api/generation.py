@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
+from pydantic.alias_generators import to_camel
 
 from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
 from chalicelib.api.models.addresses import (
@@ -33,9 +34,12 @@ from chalicelib.api.models.addresses import (
     Phone,
     SourceRef,
     TestProfile,
+    Variant,
 )
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import LocationType
+from chalicelib.domain.near_misses import Variant as DomainVariant
+from chalicelib.domain.near_misses import VariantKind
 from chalicelib.domain.tokens import Scope
 from chalicelib.errors import ErrorDetail, InvalidRequest
 from chalicelib.reference.time_zones import zone_at
@@ -101,11 +105,12 @@ class GenerationNeeds:
 )
 def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse | Immutable:
     query = call.query
-    _check_mode(query.mode, query.ip)
+    _check_mode(query.mode, query.ip, query.variant)
     filters = filters_of(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
-    outcome = service.generate(filters, needs.ports, seed=query.seed, pinned=query.snapshot)
+    variant = VariantKind(query.variant) if query.variant else None
+    outcome = service.generate(filters, needs.ports, seed=query.seed, pinned=query.snapshot, variant=variant)
     answer = GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
@@ -145,7 +150,10 @@ def generate_batch(
 ) -> BatchResponse | Immutable:
     body = call.body
     request = service.BatchRequest(
-        count=body.count, unique=body.options.unique, excluded=frozenset(body.exclude_address_ids)
+        count=body.count,
+        unique=body.options.unique,
+        excluded=frozenset(body.exclude_address_ids),
+        variant=VariantKind(body.options.variant) if body.options.variant else None,
     )
     filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     options = body.options
@@ -233,11 +241,14 @@ def _generate_in_ip_region(
     return cacheable(answer, outcome.generated.pinned_until, reproducible=reproducible)
 
 
-def _check_mode(mode: str | None, ip: str | None) -> None:
+def _check_mode(mode: str | None, ip: str | None, variant: str | None) -> None:
     if mode is None and ip is not None:
         raise InvalidRequest(
             "ip is only used with mode=ip-region", (ErrorDetail("ip", "needs mode=ip-region"),)
         )
+    if mode is not None and variant is not None:
+        message = "variant is not available with mode=ip-region"
+        raise InvalidRequest(message, (ErrorDetail("variant", message),))
 
 
 _LEVELS = (
@@ -267,7 +278,16 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
 
 
 def generated_out(g: service.Generated) -> GeneratedAddress:
-    return GeneratedAddress(address=address_out(g.address), profile=_profile(g.profile))
+    return GeneratedAddress(
+        address=address_out(g.address), profile=_profile(g.profile), variant=_variant(g.variant)
+    )
+
+
+def _variant(v: DomainVariant | None) -> Variant | None:
+    if v is None:
+        return None
+    changed = [to_camel(name) for name in v.changed]
+    return Variant(kind=v.kind.value, changed=changed, base=v.base, donor=v.donor)
 
 
 def address_out(a: PublishedAddress) -> Address:

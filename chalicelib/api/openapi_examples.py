@@ -28,6 +28,7 @@ PARAMETERS: dict[str, Any] = {
     "q": "Meritxell",
     "license": "share-alike",  # AD's OSM extract is ODbL-1.0
     "traits": "diacritics",  # 40 of AD's 208 streets: `Plaça Major`, `Carrer Mossèn Enric Marfany`
+    "variant": "postcode-of-another-place",  # AD500 → another parish's AD400, say
     "propertyType": "commercial",  # AD's shops, restaurants and hotels (OSM shop=*, amenity=*, tourism=*)
     "seed": "example",
     "requestId": "trace-1",

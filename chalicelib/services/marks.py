@@ -1,7 +1,8 @@
 """Marks: tokens the text index holds for facts about an address rather than its words, so a
 filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py): its
-licence's classes and ids, its traits (domain/traits.py) and its property type
-(domain/premises.py).
+licence's classes and ids, its traits (domain/traits.py), its property type
+(domain/premises.py), and which of the components a near-miss variant changes it has (its base
+must have the one it removes or replaces: services/generation/near_misses.py).
 
 Licences (`license=`): a class names the records a user may take on at most those terms, so
 `attribution` holds the public-domain records too, and `share-alike` both of those; an SPDX id
@@ -20,12 +21,23 @@ from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, loa
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
 _TRAIT, _CLASS, _SPDX, _TYPE = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:", f"{MARK}type:"
+_HAS = f"{MARK}has:"
+# The components a variant removes or replaces whose presence no trait marks (`unit` is a trait).
+PRESENT = ("postcode", "city", "house_number")
 
 
 def marks_of(address: PublishedAddress) -> frozenset[str]:
-    """The marks the index holds for the address: its licence's, its traits and its property type."""
+    """The marks the index holds for the address: its licence's, its traits, its property type,
+    and the components of PRESENT it has."""
     traits = frozenset(f"{_TRAIT}{t}" for t in traits_of(address))
-    return _licence_marks(address.provenance.license) | traits | {f"{_TYPE}{address.property_type}"}
+    present = {f"{_HAS}{name}" for name in PRESENT if getattr(address.components, name)}
+    kinds = {f"{_TYPE}{address.property_type}"}
+    return _licence_marks(address.provenance.license) | traits | kinds | present
+
+
+def presence_marks(components: Iterable[str]) -> frozenset[str]:
+    """The marks of addresses that have these components (`unit` by its trait)."""
+    return frozenset(f"{_TRAIT}unit" if c == "unit" else f"{_HAS}{c}" for c in components)
 
 
 def property_type_marks(value: str | None) -> frozenset[str]:

@@ -13,6 +13,7 @@ from chalice.test import Client
 
 from chalicelib import deps
 from chalicelib.cli.main import main
+from chalicelib.domain.text_search import MARKS_VERSION
 from chalicelib.services.sync import target
 from tests.support.factories import SOURCES
 from tests.support.sync import write_manifest
@@ -79,7 +80,7 @@ def test_scheduled_sync_publishes_then_finds_the_pool_current(
     assert dependencies.stores.registry.active_snapshot("NL") is not None
     assert client.lambda_.invoke("sync_pool", event).payload == {"status": "current"}
     # A release whose index holds new marks (a new filter) rewrites the pool on its first tick.
-    monkeypatch.setattr(target, "MARKS_VERSION", target.MARKS_VERSION + 1)
+    monkeypatch.setattr(target, "MARKS_VERSION", MARKS_VERSION + 1)
     assert client.lambda_.invoke("sync_pool", event).payload["status"] == "ok"
 
 

@@ -10,6 +10,7 @@ from bench.catalog import main as catalog_bench
 from bench.completeness import main as completeness_bench
 from bench.generate import main as generate_bench
 from bench.ip_context import main as ip_context_bench
+from bench.near_misses import main as near_misses_bench
 from bench.profiles import main as profiles_bench
 from bench.request_overhead import main
 from bench.snapshots import main as snapshots_bench
@@ -124,6 +125,19 @@ def test_completeness_bench_prints_a_row_per_country_and_the_validator_verdicts(
     assert rows["KR"][1:4] == ["50", "14", "28.0%"]  # most Suwon objects publish no postcode
     assert rows["KR"][5] == "100.0%"  # what complete=true draws, the validator accepts
     assert lines[-2].startswith("countries with 100+ addresses: 0")
+
+
+@pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
+def test_variants_bench_prints_the_share_google_s_rules_reject_per_country_and_kind() -> None:
+    if not java_available():
+        pytest.skip("Java is not installed: the benchmark needs DynamoDB Local")
+    lines = near_misses_bench(["NL", "KR"])
+    assert lines[0].startswith("| country | postcode-of-another-place | city-of-another-place |")
+    rows = {line.split(" | ")[0].lstrip("| "): line.rstrip(" |").split(" | ") for line in lines[2:5]}
+    assert set(rows) == {"NL", "KR", "all"}
+    assert rows["NL"][3] == "50/50 (100%)"  # the BAG's postcodes: a Dutch form requires one
+    assert rows["KR"][2] == "-"  # Suwon is KR's one city: no other city to take
+    assert rows["NL"][6] == "0/50 (0%)"  # no form's rules know a country's streets
 
 
 @pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")

@@ -62,6 +62,12 @@ CALLS: dict[str, tuple[str, str, dict[str, Any], Any]] = {
     "exportAddresses": ("GET", "/api/v1/export", {"country": "AD", "seed": "example", "pageSize": 2}, None),
     # Variants (operationId#what): more of the schemas' shapes, as schema examples only.
     "generateAddress#jp": ("GET", "/api/v1/generate", {"country": "JP", "seed": "example"}, None),
+    "generateAddress#variant": (
+        "GET",
+        "/api/v1/generate",
+        {"country": "AD", "variant": "postcode-of-another-place", "seed": "example"},
+        None,
+    ),
     "generateAddress#ip-region": (
         "GET",
         "/api/v1/generate",

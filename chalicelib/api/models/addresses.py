@@ -255,6 +255,24 @@ class LocationFilters(ApiModel):
     )
 
 
+VariantKind = Literal[
+    "postcode-of-another-place",
+    "city-of-another-place",
+    "missing-postcode",
+    "missing-number",
+    "missing-unit",
+    "street-of-another-city",
+]
+_VARIANT = (
+    "A near-miss variant of each drawn address, for negative tests: `missing-postcode`, "
+    "`missing-number`, `missing-unit` remove that component (the base has it); "
+    "`postcode-of-another-place`, `city-of-another-place`, `street-of-another-city` put in the value "
+    "published for another address of the country, in another region where one is, always in another "
+    "city. The answer's `variant` says what changed and whose value it took; its address has an id "
+    "never served as a published one and `completeness.complete` false"
+)
+
+
 class GenerateQuery(LocationFilters, QueryModel):
     country: CountryCode = "US"
     mode: Literal["ip-region"] | None = None
@@ -271,15 +289,31 @@ class GenerateQuery(LocationFilters, QueryModel):
     snapshot: SnapshotId | None = None
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
+    variant: VariantKind | None = Field(default=None, description=_VARIANT)
+
+
+class Variant(ApiModel):
+    """How a near-miss variant differs from the published address it was made from"""
+
+    kind: VariantKind
+    """The variant asked for"""
+    changed: list[str]
+    """The components removed or replaced, as `components` names them (`houseNumber`)"""
+    base: str
+    """The id of the published address it was made from"""
+    donor: str | None
+    """The id of the published address whose value it took; null when it only removes"""
 
 
 class GeneratedAddress(ApiModel):
     """One drawn address with the fictitious test profile paired with it"""
 
     address: Address
-    """A real, published address"""
+    """A real, published address (with `variant`: one component removed or taken from another)"""
     profile: TestProfile
     """A fictitious person to fill a form with"""
+    variant: Variant | None = None
+    """With `variant=`: what this near-miss changed; null for a published address"""
 
 
 class IpRegion(ApiModel):
@@ -343,6 +377,7 @@ class BatchOptions(BodyModel):
     strategy: Strategy = "random"
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
+    variant: VariantKind | None = Field(default=None, description=_VARIANT)
 
 
 class BatchRequest(BodyModel):

@@ -17,7 +17,7 @@ from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
-from chalicelib.services.marks import licence_marks, property_type_marks, trait_marks
+from chalicelib.services.marks import licence_marks, presence_marks, property_type_marks, trait_marks
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
@@ -34,6 +34,7 @@ class Filters:
     licences: tuple[str, ...] = ()  # `license=`: classes or SPDX ids, every one required (services/marks.py)
     traits: tuple[str, ...] = ()  # `traits=`: every one required (domain/traits.py)
     property_type: str | None = None  # `propertyType=` (domain/premises.py)
+    having: tuple[str, ...] = ()  # components every drawn address has (a near-miss variant's base)
 
     @property
     def wants_residential(self) -> bool:
@@ -150,14 +151,20 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         licence_marks(filters.licences)
         | trait_marks(filters.traits)
         | property_type_marks(filters.property_type)
+        | presence_marks(filters.having)
     )
     query = parse(filters.q or "").marked(marks)
     if query.marks and snapshot.placement.marks < MARKS_VERSION:
         message = (
             f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait "
-            "and property type filters; ask the active snapshot"
+            "and property type filters and variants; ask the active snapshot"
         )
-        given = {"license": filters.licences, "traits": filters.traits, "propertyType": filters.property_type}
+        given = {
+            "license": filters.licences,
+            "traits": filters.traits,
+            "propertyType": filters.property_type,
+            "variant": filters.having,
+        }
         named = [name for name, value in given.items() if value]
         raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
     return query if query.tokens or filters.q else None  # a q of punctuation alone matches nothing

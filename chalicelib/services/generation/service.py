@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.near_misses import CHANGED, REMOVING, Variant, VariantKind, needs
 from chalicelib.domain.published import Placement, PublishedSnapshot
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
+from chalicelib.services.generation.near_misses import DONORS, make_variants
 from chalicelib.services.generation.profiles import TestProfile, make_profile
 from chalicelib.services.generation.selection import CatalogReader, Filters, query_of, select
 from chalicelib.services.generation.text_draws import TextIndexReader, draw_text
@@ -41,6 +43,7 @@ class GenerationPorts:
 class Generated:
     address: PublishedAddress
     profile: TestProfile
+    variant: Variant | None = None  # a near-miss variant: what it changed, of which address
 
 
 @dataclass(frozen=True)
@@ -59,20 +62,30 @@ class BatchRequest:
     count: int
     unique: bool = True
     excluded: frozenset[str] = frozenset()
+    variant: VariantKind | None = None  # near-miss variants of the drawn addresses instead
 
 
 def generate(
-    filters: Filters, ports: GenerationPorts, *, seed: str | None, pinned: str | None = None
+    filters: Filters,
+    ports: GenerationPorts,
+    *,
+    seed: str | None,
+    pinned: str | None = None,
+    variant: VariantKind | None = None,
 ) -> Outcome:
-    outcome = generate_batch(filters, ports, BatchRequest(count=1), seed=seed, pinned=pinned)
-    if not outcome.results:  # only a q or a mark's filter can come back empty
+    outcome = generate_batch(filters, ports, BatchRequest(count=1, variant=variant), seed=seed, pinned=pinned)
+    if not outcome.results:  # only a q, a mark's filter or a variant can come back empty
         wanted = " and ".join(
             ([f"contains {filters.q!r}"] if filters.q else [])
             + ([f"is licensed {'+'.join(filters.licences)}"] if filters.licences else [])
             + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
             + ([f"is {filters.property_type} property"] if filters.property_type else [])
+            + ([f"has a {'+'.join(needs(variant))} to change"] if variant else [])
         )
-        raise NoPoolCoverage(f"no published address in {filters.country} matching these filters {wanted}")
+        message = f"no published address in {filters.country} matching these filters {wanted}"
+        if variant and variant not in REMOVING:
+            message += f" beside another address of {filters.country} publishing another {CHANGED[variant]}"
+        raise NoPoolCoverage(message)
     return outcome
 
 
@@ -86,6 +99,32 @@ def generate_batch(
 ) -> Outcome:
     served = serving(filters.country, ports, pinned)
     snapshot = served.snapshot
+    if request.variant is None:
+        addresses = draw(filters, snapshot, ports, request, seed)
+        return Outcome(snapshot, with_profiles(seed, addresses), served.pinned_until)
+    kind = request.variant
+    bases = draw(replace(filters, having=needs(kind)), snapshot, ports, replace(request, variant=None), seed)
+    donors: list[PublishedAddress] = []
+    if bases and kind not in REMOVING:
+        # Donors come from the whole country, whatever the filters: another place's value.
+        everywhere = Filters(filters.country, residential=False, having=needs(kind))
+        donors = draw(everywhere, snapshot, ports, BatchRequest(count=DONORS), seed, "donors", kind)
+    made = make_variants(bases, kind, donors)
+    profiled = with_profiles(seed, [address for address, _ in made])
+    results = [replace(g, variant=v) for g, (_, v) in zip(profiled, made, strict=True)]
+    return Outcome(snapshot, results, served.pinned_until)
+
+
+def draw(
+    filters: Filters,
+    snapshot: PublishedSnapshot,
+    ports: GenerationPorts,
+    request: BatchRequest,
+    seed: str | None,
+    *salt: str,
+) -> list[PublishedAddress]:
+    """The addresses a request draws from the snapshot; `salt` keys a second draw of one request
+    (a variant's donors) apart from its first."""
     selection = select(filters, snapshot, ports.catalog)
     # The seed hashes what the filters select, not how they were written: a value and its stable id,
     # or an ISO code and a name, draw the same addresses.
@@ -95,14 +134,14 @@ def generate_batch(
     query = query_of(filters, snapshot)
     # The marks as the index keys them, where any: draws without them keep the keys they had.
     marks = [",".join(sorted(query.marks))] if query and query.marks else []
-    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique), *marks)
+    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique), *marks, *salt)
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
     if query is not None:
         pool = ports.pool
-        addresses = draw_text(
+        return draw_text(
             query,
             selection,
             key,
@@ -112,11 +151,9 @@ def generate_batch(
             unique=request.unique,
             excluded=request.excluded,
         )
-    else:
-        addresses = draw_batch(
-            selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded
-        )
-    return Outcome(snapshot, with_profiles(seed, addresses), served.pinned_until)
+    return draw_batch(
+        selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded
+    )
 
 
 def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> list[Generated]:
