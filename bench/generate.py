@@ -3,8 +3,9 @@
 Syncs shared/sources (or the countries named) into an in-memory DynamoDB Local, then through the
 Chalice app in-process: p50/p99 of generate, batch(50), get-by-id, generate with free text `q`
 (a served address's street, alone and with its city), with `license=share-alike` (in the largest
-country that has such records), with `traits=` and `propertyType=` (its commonest), each beside the p50 of
-one bare GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the
+country that has such records), with `traits=` and `propertyType=` (its commonest), with `near`
+(1 km of a served address) and `bbox` (0.01 degrees around it), each beside the p50 of one bare
+GetItem or one BatchGetItem of 50 with boto3 on the same engine, as ratios; and the
 DynamoDB requests each API request makes (warm caches), counted with a botocore event hook. All
 are timed taking turns, so the engine's drift during the run weighs on each alike. The storage
 wire's own GetItem is printed too: how much of the difference is the client rather than the
@@ -63,6 +64,15 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
             for c in (s["data"]["result"]["address"]["components"] for s in served)
             if c["street"] and c["city"]
         )
+        point = served[0]["data"]["result"]["address"]["coordinates"]
+        lat, lon = point["latitude"], point["longitude"]
+        near = urlencode({"country": country.country, "near": f"{lat},{lon}", "radius": 1000})
+        bbox = urlencode(
+            {
+                "country": country.country,
+                "bbox": f"{lon - 0.01:.6f},{lat - 0.01:.6f},{lon + 0.01:.6f},{lat + 0.01:.6f}",
+            }
+        )
         q_alone = urlencode({"country": country.country, "q": components["street"]})
         q_region = urlencode(
             {"country": country.country, "q": components["street"], "city": components["city"]}
@@ -90,6 +100,8 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
                 f"/api/v1/generate?country={country.country}&traits={trait}&seed={next(seeds)}",
                 headers=auth,
             ),
+            "near": lambda: client.http.get(f"/api/v1/generate?{near}&seed={next(seeds)}", headers=auth),
+            "bbox": lambda: client.http.get(f"/api/v1/generate?{bbox}&seed={next(seeds)}", headers=auth),
             "propertyType": lambda: client.http.get(
                 f"/api/v1/generate?country={country.country}&propertyType={kind}&seed={next(seeds)}",
                 headers=auth,
@@ -107,7 +119,8 @@ def main(countries: list[str], runs: int = RUNS) -> list[str]:
     lines = _report(country.country, country.count, timings, requests, runs)
     said = (
         f"license: license=share-alike in {licensed}'s pool; traits: traits={trait}, its commonest; "
-        f"propertyType: propertyType={kind}, its commonest"
+        f"propertyType: propertyType={kind}, its commonest; near: 1 km of a served address; bbox: "
+        "0.01 degrees around it"
     )
     return [*lines[:-1], said, lines[-1]]
 
@@ -160,6 +173,8 @@ def _report(
         "license": "GetItem",
         "traits": "GetItem",
         "propertyType": "GetItem",
+        "near": "GetItem",
+        "bbox": "GetItem",
     }
     wire = timings["wire GetItem"]
     lines = [

@@ -37,6 +37,7 @@ from chalicelib.api.models.addresses import (
     Variant,
 )
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.geo import MAX_SIDE, Area, Box, Circle
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.near_misses import Variant as DomainVariant
 from chalicelib.domain.near_misses import VariantKind
@@ -274,7 +275,38 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
         licences=licences,
         traits=traits,
         property_type=source.property_type,
+        area=area_of(source),
     )
+
+
+def area_of(source: LocationFilters) -> Area | None:
+    """The circle of `near` and `radius` or the box of `bbox`; 400 naming the field at fault."""
+    if source.near is None and source.radius is not None:
+        raise _bad("radius", "radius needs near=<latitude>,<longitude>")
+    if source.near is not None:
+        if source.bbox is not None:
+            raise _bad("bbox", "give near and radius, or bbox, not both")
+        if source.radius is None:
+            raise _bad("radius", "near needs radius=<metres>, 1 to 50000")
+        lat, lon = (float(v) for v in source.near.split(","))
+        if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+            raise _bad("near", "latitude -90 to 90, longitude -180 to 180")
+        return Circle(lat, lon, source.radius)
+    if source.bbox is None:
+        return None
+    west, south, east, north = (float(v) for v in source.bbox.split(","))
+    if not (-90 <= south <= north <= 90 and -180 <= west <= east <= 180):
+        raise _bad(
+            "bbox", "west,south,east,north: west <= east (not across the antimeridian), south <= north"
+        )
+    box = Box(south, west, north, east)
+    if box.longest_side() > MAX_SIDE:
+        raise _bad("bbox", f"a side of the box is over {MAX_SIDE // 1000} km")
+    return box
+
+
+def _bad(field: str, message: str) -> InvalidRequest:
+    return InvalidRequest(f"invalid {field}: {message}", (ErrorDetail(field, message),))
 
 
 def generated_out(g: service.Generated) -> GeneratedAddress:

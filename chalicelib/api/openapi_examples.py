@@ -28,6 +28,9 @@ PARAMETERS: dict[str, Any] = {
     "q": "Meritxell",
     "license": "share-alike",  # AD's OSM extract is ODbL-1.0
     "traits": "diacritics",  # 40 of AD's 208 streets: `Plaça Major`, `Carrer Mossèn Enric Marfany`
+    "near": "42.5075,1.5218",  # Plaça del Poble, Andorra la Vella
+    "radius": 500,
+    "bbox": "1.515,42.503,1.530,42.512",  # central Andorra la Vella
     "variant": "postcode-of-another-place",  # AD500 → another parish's AD400, say
     "propertyType": "commercial",  # AD's shops, restaurants and hotels (OSM shop=*, amenity=*, tourism=*)
     "seed": "example",

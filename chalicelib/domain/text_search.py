@@ -65,12 +65,13 @@ def _holds_run(chunk: str) -> bool:
 # class: `~licence:attribution`). Text tokens are word characters only, so no text makes one.
 MARK = "~"
 # The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py);
-# 2, its traits; 3, its property type; 4, which components it has of those a variant changes. An
+# 2, its traits; 3, its property type; 4, which components it has of those a variant changes; 5,
+# its geohash cells. An
 # epoch whose index holds others is not appended to (its earlier generations' addresses lack
 # them). Bump it too when a licence's class
 # (reference/data/licences.json), a trait's rule (traits.py) or a property type's rule
 # (premises.py) changes: kept rows keep the postings they were indexed with.
-MARKS_VERSION = 4
+MARKS_VERSION = 5
 
 
 @dataclass(frozen=True)

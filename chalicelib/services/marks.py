@@ -1,8 +1,9 @@
 """Marks: tokens the text index holds for facts about an address rather than its words, so a
 filter on them draws exactly and uniformly with the reads of `q` (domain/text_search.py): its
 licence's classes and ids, its traits (domain/traits.py), its property type
-(domain/premises.py), and which of the components a near-miss variant changes it has (its base
-must have the one it removes or replaces: services/generation/near_misses.py).
+(domain/premises.py), which of the components a near-miss variant changes it has (its base
+must have the one it removes or replaces: services/generation/near_misses.py), and the geohash
+cells it lies in (`near`, `bbox`: domain/geo.py).
 
 Licences (`license=`): a class names the records a user may take on at most those terms, so
 `attribution` holds the public-domain records too, and `share-alike` both of those; an SPDX id
@@ -15,24 +16,32 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from chalicelib.domain.addresses import PropertyType, PublishedAddress
+from chalicelib.domain.geo import PRECISIONS, geohash
 from chalicelib.domain.text_search import MARK
 from chalicelib.domain.traits import TRAITS, traits_of
 from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
 _TRAIT, _CLASS, _SPDX, _TYPE = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:", f"{MARK}type:"
-_HAS = f"{MARK}has:"
+_HAS, _GEO = f"{MARK}has:", f"{MARK}geo:"
 # The components a variant removes or replaces whose presence no trait marks (`unit` is a trait).
 PRESENT = ("postcode", "city", "house_number")
 
 
 def marks_of(address: PublishedAddress) -> frozenset[str]:
     """The marks the index holds for the address: its licence's, its traits, its property type,
-    and the components of PRESENT it has."""
+    the components of PRESENT it has, and its geohash cell at each of the index's precisions."""
     traits = frozenset(f"{_TRAIT}{t}" for t in traits_of(address))
     present = {f"{_HAS}{name}" for name in PRESENT if getattr(address.components, name)}
     kinds = {f"{_TYPE}{address.property_type}"}
-    return _licence_marks(address.provenance.license) | traits | kinds | present
+    finest = geohash(address.lat, address.lon, PRECISIONS[-1])
+    cells = frozenset(geo_marks(finest[:p] for p in PRECISIONS))  # a cell's parents are its prefixes
+    return _licence_marks(address.provenance.license) | traits | kinds | present | cells
+
+
+def geo_marks(cells: Iterable[str]) -> list[str]:
+    """The marks of the addresses in these geohash cells (domain/geo.py), one per cell."""
+    return [f"{_GEO}{cell}" for cell in cells]
 
 
 def presence_marks(components: Iterable[str]) -> frozenset[str]:

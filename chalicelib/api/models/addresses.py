@@ -10,10 +10,12 @@ from pydantic import Field
 from chalicelib.api.models.common import (
     ApiModel,
     BodyModel,
+    BoxText,
     CountryCode,
     Id,
     IpText,
     LicenceFilter,
+    PointText,
     QueryModel,
     SnapshotId,
     Strategy,
@@ -244,6 +246,19 @@ class LocationFilters(ApiModel):
             "ASCII), `non-latin` (letters of another script), `multi-script` (its components and "
             "other-language names in more than one script)"
         ),
+    )
+    near: PointText | None = Field(
+        default=None,
+        description="`<latitude>,<longitude>` in decimal degrees (WGS 84): only addresses within `radius` "
+        "metres of it (great-circle distance), exactly and uniformly drawn",
+    )
+    radius: WholeNumber | None = Field(
+        default=None, ge=1, le=50_000, description="Metres from `near`, 1 to 50,000; required with `near`"
+    )
+    bbox: BoxText | None = Field(
+        default=None,
+        description="`<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the "
+        "box, its sides at most 100 km and not across the antimeridian; not with `near`",
     )
     property_type: PropertyType | None = Field(
         default=None,

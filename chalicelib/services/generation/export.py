@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.geo import Area
 from chalicelib.domain.permutation import SeededPermutation
 from chalicelib.domain.published import PublishedSnapshot
-from chalicelib.domain.text_search import Query, matches, searchable
+from chalicelib.domain.text_search import Query, matches, parse, searchable
 from chalicelib.services.generation.selection import Filters, Selection, query_of, select
 from chalicelib.services.generation.service import Generated, GenerationPorts, serving, with_profiles
 from chalicelib.services.generation.text_draws import every_candidate
@@ -62,14 +63,14 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
     snapshot = served.snapshot
     selection = select(filters, snapshot, ports.catalog)
     query = query_of(filters, snapshot)
-    ordinal_at, positions, keep = _sequence(query, selection, ports)
-    order = SeededPermutation(positions, _key(seed, snapshot, selection, query))
+    ordinal_at, positions, keep = _sequence(query, filters.area, selection, ports)
+    order = SeededPermutation(positions, _key(seed, snapshot, selection, query, filters.area))
     first = (request.page - 1) * request.size
     ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, positions))]
     fetched = ports.pool.get_many_by_ordinal(snapshot.placement, ordinals) if ordinals else {}
     addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
     pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
-    total = selection.live if query is None else positions
+    total = selection.live if query is None and filters.area is None else positions
     return ExportPage(
         snapshot,
         seed,
@@ -83,22 +84,30 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
 
 
 def _sequence(
-    query: Query | None, selection: Selection, ports: GenerationPorts
+    query: Query | None, area: Area | None, selection: Selection, ports: GenerationPorts
 ) -> tuple[Callable[[int], int], int, Callable[[PublishedAddress], bool]]:
     """What the export walks: the k-th position's ordinal, how many positions, and which
-    addresses read at them are served."""
-    if query is None:
+    addresses read at them are served (with an area: the ones inside it)."""
+    if query is None and area is None:
         return selection.ordinal_at, selection.total, lambda _: True
-    candidates = every_candidate(query, selection, ports.pool)
-    return candidates.__getitem__, len(candidates), lambda a: matches(query, searchable(a), marks_of(a))
+    asked = query or parse("")
+    candidates = every_candidate(asked, selection, ports.pool, area)
+
+    def keep(a: PublishedAddress) -> bool:
+        return (area is None or area.contains(a.lat, a.lon)) and matches(asked, searchable(a), marks_of(a))
+
+    return candidates.__getitem__, len(candidates), keep
 
 
-def _key(seed: str, snapshot: PublishedSnapshot, selection: Selection, query: Query | None) -> bytes:
+def _key(
+    seed: str, snapshot: PublishedSnapshot, selection: Selection, query: Query | None, area: Area | None
+) -> bytes:
     """What the sequence depends on: the seed and what the filters select (not how they were
     written), in this snapshot."""
     ranges = ",".join(f"{r.start}-{r.end}" for r in selection.ranges)
     # The parsed query, not its text: `Main St` and `main st` are one query.
     said = f"{sorted(query.words)}{sorted(query.runs)}" if query else ""
     said += f"{sorted(query.marks)}" if query and query.marks else ""  # none: the keys they had
+    said += repr(area) if area else ""
     text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, said))
     return hashlib.sha256(text.encode()).digest()

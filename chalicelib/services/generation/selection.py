@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from chalicelib.domain.geo import Area, Circle
 from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
@@ -35,6 +36,7 @@ class Filters:
     traits: tuple[str, ...] = ()  # `traits=`: every one required (domain/traits.py)
     property_type: str | None = None  # `propertyType=` (domain/premises.py)
     having: tuple[str, ...] = ()  # components every drawn address has (a near-miss variant's base)
+    area: Area | None = None  # `near` and `radius`, or `bbox` (domain/geo.py)
 
     @property
     def wants_residential(self) -> bool:
@@ -154,16 +156,17 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         | presence_marks(filters.having)
     )
     query = parse(filters.q or "").marked(marks)
-    if query.marks and snapshot.placement.marks < MARKS_VERSION:
+    if (query.marks or filters.area) and snapshot.placement.marks < MARKS_VERSION:
         message = (
-            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait "
-            "and property type filters and variants; ask the active snapshot"
+            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait, "
+            "property type and place filters and variants; ask the active snapshot"
         )
         given = {
             "license": filters.licences,
             "traits": filters.traits,
             "propertyType": filters.property_type,
             "variant": filters.having,
+            "near" if isinstance(filters.area, Circle) else "bbox": filters.area,
         }
         named = [name for name, value in given.items() if value]
         raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))

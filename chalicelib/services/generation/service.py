@@ -13,6 +13,7 @@ from typing import Protocol
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.near_misses import CHANGED, REMOVING, Variant, VariantKind, needs
 from chalicelib.domain.published import Placement, PublishedSnapshot
+from chalicelib.domain.text_search import parse
 from chalicelib.errors import AddressNotFound, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.near_misses import DONORS, make_variants
@@ -80,6 +81,7 @@ def generate(
             + ([f"is licensed {'+'.join(filters.licences)}"] if filters.licences else [])
             + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
             + ([f"is {filters.property_type} property"] if filters.property_type else [])
+            + ([f"lies in {filters.area.said}"] if filters.area else [])
             + ([f"has a {'+'.join(needs(variant))} to change"] if variant else [])
         )
         message = f"no published address in {filters.country} matching these filters {wanted}"
@@ -134,22 +136,26 @@ def draw(
     query = query_of(filters, snapshot)
     # The marks as the index keys them, where any: draws without them keep the keys they had.
     marks = [",".join(sorted(query.marks))] if query and query.marks else []
-    key = draw_key(seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique), *marks, *salt)
+    # The area as asked (a cover is a function of it); none: the keys draws had before areas.
+    area = [repr(filters.area)] if filters.area else []
+    key = draw_key(
+        seed, snapshot.snapshot_id, ranges, filters.q or "", str(request.unique), *marks, *area, *salt
+    )
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
-    if query is not None:
-        pool = ports.pool
+    if query is not None or filters.area is not None:
         return draw_text(
-            query,
+            query or parse(""),
             selection,
             key,
             fetch,
-            pool,
+            ports.pool,
             count=request.count,
             unique=request.unique,
             excluded=request.excluded,
+            area=filters.area,
         )
     return draw_batch(
         selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.geo import Area, cover
 from chalicelib.domain.ordering import Range
 from chalicelib.domain.published import Placement
 from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
@@ -36,7 +37,7 @@ from chalicelib.services.generation.draws import (
     with_replacement,
 )
 from chalicelib.services.generation.selection import Selection
-from chalicelib.services.marks import marks_of
+from chalicelib.services.marks import geo_marks, marks_of
 
 MAX_ROUNDS = 4
 # With replacement, tries per place before the rest is drawn from every match: the slots of removed
@@ -68,8 +69,7 @@ class Candidates:
             self._known[_INLINE] = in_ranges(head.inline, ranges)
             counted.append((_INLINE, len(self._known[_INLINE])))
         else:
-            cut = [i for i, c in enumerate(head.chunks) if _overlaps(c.first, c.last, ranges)]
-            inside = {i for i in cut if _inside_one(head.chunks[i].first, head.chunks[i].last, ranges)}
+            cut, inside = _cut(head, ranges)
             self._load([i for i in cut if i not in inside], ranges)
             counted = [(i, head.chunks[i].count if i in inside else len(self._known[i])) for i in cut]
         self._chunks = [i for i, n in counted if n]
@@ -108,6 +108,35 @@ class Candidates:
             self._known[i] = ordinals if ranges is None else in_ranges(ordinals, ranges)
 
 
+class Union:
+    """The candidates of several tokens whose postings are disjoint (the cells of a cover), one
+    token's after another; the chunks a draw's positions fall in are read in one request."""
+
+    def __init__(self, parts: Sequence[Candidates], read: ReadChunks) -> None:
+        self._parts = [p for p in parts if p.total]
+        self._starts = list(itertools.accumulate((p.total for p in self._parts), initial=0))
+        self.total, self._read = self._starts[-1], read
+
+    def ordinals_at(self, positions: Sequence[int]) -> list[int]:
+        places = []
+        for position in positions:
+            i = bisect.bisect_right(self._starts, position) - 1
+            places.append((self._parts[i], *self._parts[i]._place(position - self._starts[i])))
+        wanted = sorted({(part.token, chunk) for part, chunk, _ in places if chunk not in part._known})
+        read = self._read(wanted) if wanted else {}
+        for part, chunk, _ in places:
+            if chunk not in part._known:
+                part._known[chunk] = read[(part.token, chunk)]
+        return [part._known[chunk][offset] for part, chunk, offset in places]
+
+    def every(self) -> list[int]:
+        return self.ordinals_at(range(self.total))
+
+    def positions_of(self, ordinals: Sequence[int]) -> list[int]:
+        owner = {o: i for i, part in enumerate(self._parts) for o in part.every()}
+        return [self._starts[owner[o]] + self._parts[owner[o]].positions_of([o])[0] for o in ordinals]
+
+
 class Listed:
     """Candidates already known in full (the intersection of postings kept in heads)."""
 
@@ -142,27 +171,27 @@ def draw_text(
     count: int,
     unique: bool,
     excluded: frozenset[str],
+    area: Area | None = None,
 ) -> list[PublishedAddress]:
     ranges = selection.ranges
-    opened = _open(query, selection, index)
+    opened = _open(query, selection, index, area)
     if opened is None:
-        return []  # a token no address has: nothing matches
-    heads, read = opened
+        return []  # a token no address has, or no address in the area: nothing matches
+    heads, cells, read = opened
 
     def keep(address: PublishedAddress) -> bool:
-        return address.id not in excluded and matches(query, searchable(address), marks_of(address))
+        return (
+            address.id not in excluded
+            and (area is None or area.contains(address.lat, address.lon))
+            and matches(query, searchable(address), marks_of(address))
+        )
 
-    pool: Pool
-    if all(not h.chunks for h in heads.values()):
-        pool = Listed(_intersection(heads, ranges, read))
-    else:
-        rarest = min(sorted(heads), key=lambda t: heads[t].count)
-        pool = Candidates(rarest, heads[rarest], ranges, read)
+    pool = _pool(heads, cells, ranges, read)
     if pool.total == 0:
         return []
 
     def every_match() -> list[int]:
-        return pool.every() if isinstance(pool, Listed) else _intersection(heads, ranges, read)
+        return pool.every() if isinstance(pool, Listed) else _every_candidate(heads, cells, ranges, read)
 
     if unique:
         return _unique(pool, key, fetch, keep, count, every_match)
@@ -172,6 +201,34 @@ def draw_text(
     if pending:
         from_remaining(chosen, pending, key, kept_in_order(every_match(), fetch, keep))
     return in_place_order(chosen, count)
+
+
+def _pool(
+    heads: dict[str, TokenHead], cells: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks
+) -> Pool:
+    """Where a draw's candidates come from: the area's cells, unless q's rarest token is rarer;
+    q's postings' intersection when all are in their heads; else its rarest token's postings."""
+    rarest = min(sorted(heads), key=lambda t: heads[t].count, default=None)
+    if cells:
+        union = Union([Candidates(t, h, ranges, read) for t, h in sorted(cells.items())], read)
+        if rarest is None or heads[rarest].count >= union.total:
+            return union
+    if rarest is None:
+        return Listed([])
+    if all(not h.chunks for h in heads.values()):
+        return Listed(_intersection(heads, ranges, read))
+    return Candidates(rarest, heads[rarest], ranges, read)
+
+
+def _every_candidate(
+    heads: dict[str, TokenHead], cells: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks
+) -> list[int]:
+    """The ordinals in the ranges that every token's postings hold and, with an area, a cell's."""
+    found = _intersection(heads, ranges, read) if heads else None
+    if cells:
+        inside = Union([Candidates(t, h, ranges, read) for t, h in sorted(cells.items())], read).every()
+        found = sorted(inside) if found is None else sorted(set(inside) & set(found))
+    return found or []
 
 
 def _unique(
@@ -207,25 +264,36 @@ def _ask(need: int, round_number: int) -> int:
     return min(READ_CHUNK, need << (1 + 3 * round_number))
 
 
-def every_candidate(query: Query, selection: Selection, index: TextIndexReader) -> list[int]:
-    """Every ordinal in the selection whose address holds all of q's tokens, in ordinal order:
-    exactly the matches for words, a superset (each to be checked with `matches`) for CJK runs."""
-    opened = _open(query, selection, index)
-    return _intersection(opened[0], selection.ranges, opened[1]) if opened else []
+def every_candidate(
+    query: Query, selection: Selection, index: TextIndexReader, area: Area | None = None
+) -> list[int]:
+    """Every ordinal in the selection whose address holds all of q's tokens (and lies in a cell
+    of the area's cover), in ordinal order: exactly the matches for words, a superset (each to be
+    checked with `matches` and the area) for CJK runs and areas."""
+    opened = _open(query, selection, index, area)
+    return _every_candidate(*opened[:2], selection.ranges, opened[2]) if opened else []
 
 
 def _open(
-    query: Query, selection: Selection, index: TextIndexReader
-) -> tuple[dict[str, TokenHead], ReadChunks] | None:
-    """q's tokens' heads (one read) and a reader of their chunks; None when a token is in no
-    address, so nothing matches."""
+    query: Query, selection: Selection, index: TextIndexReader, area: Area | None = None
+) -> tuple[dict[str, TokenHead], dict[str, TokenHead], ReadChunks] | None:
+    """q's tokens' heads and the area's cover's cells' (one read), and a reader of their chunks
+    that reads the chunks the selection's ranges cut of all of them at its first call; None
+    when a token is in no address or no cell holds one, so nothing matches."""
     place = selection.snapshot.placement
-    heads = index.get_token_heads(place, sorted(query.tokens))
-    if not query.tokens or len(heads) < len(query.tokens):
+    cells = geo_marks(cover(area)) if area is not None else []
+    found = index.get_token_heads(place, sorted(query.tokens) + cells)
+    heads = {t: h for t, h in found.items() if t in query.tokens}
+    in_area = {t: h for t, h in found.items() if t in cells}
+    if len(heads) < len(query.tokens) or (area is not None and not in_area):
+        return None
+    if not query.tokens and area is None:
         return None
 
+    every = {**heads, **in_area}
+
     def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
-        chunks = {(token, i): heads[token].chunks[i] for token, i in wanted}
+        chunks = {(token, i): every[token].chunks[i] for token, i in wanted}
         stored = [(token, chunk.key) for (token, _), chunk in chunks.items() if not chunk.postings]
         found = index.get_token_chunks(place, stored) if stored else {}
         return {
@@ -233,7 +301,23 @@ def _open(
             for (token, i), chunk in chunks.items()
         }
 
-    return heads, read
+    return heads, in_area, _preloading(read, every, selection.ranges)
+
+
+def _preloading(read: ReadChunks, heads: dict[str, TokenHead], ranges: Sequence[Range]) -> ReadChunks:
+    """A reader that, at its first call, also reads every chunk the ranges cut of all the heads'
+    tokens (which each token's Candidates reads first): one request for all of them."""
+    cache: dict[tuple[str, int], list[int]] = {}
+    pending = [(t, i) for t, h in sorted(heads.items()) if h.chunks for i in _cut_chunks(h, ranges)]
+
+    def preloading(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
+        missing = sorted({*wanted, *pending} - set(cache))
+        pending.clear()
+        if missing:
+            cache.update(read(missing))
+        return {w: cache[w] for w in wanted}
+
+    return preloading
 
 
 def _intersection(heads: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks) -> list[int]:
@@ -245,6 +329,18 @@ def _intersection(heads: dict[str, TokenHead], ranges: Sequence[Range], read: Re
         if not common:
             return []
     return sorted(common or ())
+
+
+def _cut(head: TokenHead, ranges: Sequence[Range]) -> tuple[list[int], set[int]]:
+    """A chunked head's chunks that overlap the ranges, and those of them inside one range."""
+    cut = [i for i, c in enumerate(head.chunks) if _overlaps(c.first, c.last, ranges)]
+    return cut, {i for i in cut if _inside_one(head.chunks[i].first, head.chunks[i].last, ranges)}
+
+
+def _cut_chunks(head: TokenHead, ranges: Sequence[Range]) -> list[int]:
+    """The chunks a token's Candidates reads at once: those the ranges' ends cut."""
+    cut, inside = _cut(head, ranges)
+    return [i for i in cut if i not in inside]
 
 
 def _overlaps(first: int, last: int, ranges: Sequence[Range]) -> bool:
