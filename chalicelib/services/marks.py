@@ -24,6 +24,7 @@ from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, loa
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
 _TRAIT, _CLASS, _SPDX, _TYPE = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:", f"{MARK}type:"
 _HAS, _GEO = f"{MARK}has:", f"{MARK}geo:"
+_COUNTED = (_TRAIT, _CLASS, _SPDX, _TYPE)
 # The components a variant removes or replaces whose presence no trait marks (`unit` is a trait).
 PRESENT = ("postcode", "city", "house_number")
 
@@ -37,6 +38,13 @@ def marks_of(address: PublishedAddress) -> frozenset[str]:
     finest = geohash(address.lat, address.lon, PRECISIONS[-1])
     cells = frozenset(geo_marks(finest[:p] for p in PRECISIONS))  # a cell's parents are its prefixes
     return _licence_marks(address.provenance.license) | traits | kinds | present | cells
+
+
+def counted_marks(address: PublishedAddress) -> frozenset[str]:
+    """The marks a snapshot counts (its traits, property type and licences, which /countries
+    reports): not the components it has nor its cells, which would be thousands of counts in the
+    snapshot's pointer."""
+    return frozenset(m for m in marks_of(address) if m.startswith(_COUNTED))
 
 
 def geo_marks(cells: Iterable[str]) -> list[str]:

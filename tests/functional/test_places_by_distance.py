@@ -124,3 +124,10 @@ def test_a_place_without_addresses_is_a_404(api: Api) -> None:
     error = api.get("/api/v1/generate", 404, country="AD", near="42.45,1.70", radius=100)["error"]
     assert error["code"] == "NO_POOL_COVERAGE"
     assert "lies in 100 m of 42.45,1.7" in error["message"]
+
+
+def test_the_snapshot_counts_traits_types_and_licences_but_not_cells(pool: deps.Dependencies) -> None:
+    active = pool.stores.registry.active_snapshot("AD")
+    assert active is not None
+    assert active.marked  # what /countries reports
+    assert {m.split(":")[0] for m in active.marked} == {"~trait", "~type", "~licence", "~spdx"}

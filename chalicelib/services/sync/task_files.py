@@ -17,7 +17,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.codecs import address_from_doc, address_to_doc
 from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.ordering import CellKey, order_key
-from chalicelib.services.marks import marks_of
+from chalicelib.services.marks import counted_marks
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.publication import incomplete_counts
@@ -85,11 +85,11 @@ class CellStats:
     regions: Counter[str] = field(default_factory=Counter)
     incomplete: Counter[str] = field(default_factory=Counter)
     sources: set[str] = field(default_factory=set)
-    marked: Counter[str] = field(default_factory=Counter)  # addresses per mark (services/marks.py)
+    marked: Counter[str] = field(default_factory=Counter)  # addresses per counted mark (services/marks.py)
 
     def add(self, address: PublishedAddress) -> None:
         self.count += 1
-        self.marked.update(marks_of(address))
+        self.marked.update(counted_marks(address))
         if address.components.region_code:
             self.regions[address.components.region_code] += 1
         self.incomplete.update(incomplete_counts([address]))
