@@ -429,26 +429,39 @@ def test_a_full_export_page_fits_a_lambda_response_in_every_country(synced: Sync
     assert largest * MAX_EXPORT_PAGE < LAMBDA_RESPONSE_LIMIT * 2 / 3
 
 
+def _collect(value: object, shown: dict[str, Any], made: dict[str, Any]) -> None:
+    """The addresses in an example (by id), and the variants among them (by the variant's id)."""
+    if isinstance(value, dict):
+        if value.get("variant"):
+            made[value["address"]["id"]] = value["variant"]
+        if "id" in value and "formattedAddress" in value:
+            shown[value["id"]] = value
+        for sub in value.values():
+            _collect(sub, shown, made)
+    elif isinstance(value, list):
+        for sub in value:
+            _collect(sub, shown, made)
+
+
 def test_the_documents_example_addresses_are_served_as_shown(synced: Synced) -> None:
     """The OpenAPI examples were captured from the sample pool: every address in them is still a
-    published one, with the same content."""
+    published one, with the same content; a near-miss variant's is never served, its base and
+    donor are."""
     headers = _generator_headers(synced)
     shown: dict[str, Any] = {}
-
-    def collect(value: object) -> None:
-        if isinstance(value, dict):
-            if "id" in value and "formattedAddress" in value:
-                shown[value["id"]] = value
-            for sub in value.values():
-                collect(sub)
-        elif isinstance(value, list):
-            for sub in value:
-                collect(sub)
-
-    collect(captured()["operations"])
+    made: dict[str, Any] = {}
+    _collect(captured()["operations"], shown, made)
     assert len(shown) >= 5
+    assert made  # the /generate example of variant=
     with Client(app) as client:
         for address_id, address in shown.items():
             answer = client.http.get(f"/api/v1/addresses/{address_id}", headers=headers)
+            if address_id in made:
+                assert answer.status_code == 404, address_id
+                continue
             assert answer.status_code == 200, address_id
             assert json.loads(answer.body)["data"]["address"] == address
+        for variant in made.values():
+            for published in (variant["base"], variant["donor"]):
+                answer = client.http.get(f"/api/v1/addresses/{published}", headers=headers)
+                assert answer.status_code == 200, published
