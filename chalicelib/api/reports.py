@@ -49,6 +49,7 @@ def countries(call: Call[None, None], snapshots: service.Snapshots) -> Countries
                 residential_count=c.residential_count,
                 complete_count=c.complete_count,
                 trait_counts=c.trait_counts,
+                length_thresholds=c.length_thresholds,
                 property_type_counts=c.property_type_counts,
                 license_counts=c.license_counts,
                 generation_mode="synchronized-pool",

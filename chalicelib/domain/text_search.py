@@ -66,12 +66,12 @@ def _holds_run(chunk: str) -> bool:
 MARK = "~"
 # The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py);
 # 2, its traits; 3, its property type; 4, which components it has of those a variant changes; 5,
-# its geohash cells. An
+# its geohash cells; 6, its street's and street line's lengths. An
 # epoch whose index holds others is not appended to (its earlier generations' addresses lack
 # them). Bump it too when a licence's class
 # (reference/data/licences.json), a trait's rule (traits.py) or a property type's rule
 # (premises.py) changes: kept rows keep the postings they were indexed with.
-MARKS_VERSION = 5
+MARKS_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,9 @@ class Query:
     words: frozenset[str]
     runs: tuple[str, ...]  # runs holding CJK, digits and letters included, matched as substrings
     marks: frozenset[str] = frozenset()  # every one required, matched exactly
+    # Groups of marks of which each match holds one at least (a long street: one of the lengths
+    # from the country's threshold up). Not in `tokens`: a draw reads them as a union.
+    any_of: tuple[frozenset[str], ...] = ()
 
     @property
     def tokens(self) -> frozenset[str]:
@@ -90,8 +93,8 @@ class Query:
             | self.marks
         )
 
-    def marked(self, marks: Iterable[str]) -> Query:
-        return Query(self.words, self.runs, self.marks | frozenset(marks))
+    def marked(self, marks: Iterable[str], any_of: Iterable[frozenset[str]] = ()) -> Query:
+        return Query(self.words, self.runs, self.marks | frozenset(marks), (*self.any_of, *any_of))
 
 
 def parse(q: str) -> Query:
@@ -110,7 +113,8 @@ def tokens(text: str) -> set[str]:
 
 def matches(query: Query, text: str, marks: Iterable[str] = ()) -> bool:
     """Whether an address of this text and these marks is a match."""
-    if not query.marks <= set(marks):
+    held = set(marks)
+    if not query.marks <= held or not all(group & held for group in query.any_of):
         return False
     key = search_key(text)
     words = {p for p in _pieces(key) if not _is_run(p)}

@@ -19,12 +19,20 @@ from chalicelib.domain.addresses import PropertyType, PublishedAddress
 from chalicelib.domain.geo import PRECISIONS, geohash
 from chalicelib.domain.text_search import MARK
 from chalicelib.domain.traits import TRAITS, traits_of
+from chalicelib.reference.formatting import street_line
 from chalicelib.reference.licences import RANKS, LicencePolicy, licence_ids, load_licence_policy
 
 LICENCE_CLASSES = RANKS[:3]  # public-domain, attribution, share-alike: what `license=` takes
 _TRAIT, _CLASS, _SPDX, _TYPE = f"{MARK}trait:", f"{MARK}licence:", f"{MARK}spdx:", f"{MARK}type:"
-_HAS, _GEO = f"{MARK}has:", f"{MARK}geo:"
-_COUNTED = (_TRAIT, _CLASS, _SPDX, _TYPE)
+_HAS, _GEO, _LEN = f"{MARK}has:", f"{MARK}geo:", f"{MARK}len:"
+_COUNTED = (_TRAIT, _CLASS, _SPDX, _TYPE, _LEN)
+# Traits by length, against the country's own lengths: its longest street names and street lines
+# (number, street and unit as a form's first address line), the longest 5% at most: those at
+# least as long as the shortest length that at most 5% of the country's addresses reach.
+LENGTH_TRAITS = {"long-street": "street", "long-line": "line"}
+ALL_TRAITS = (*TRAITS, *LENGTH_TRAITS)
+TOP_SHARE = 0.05
+LONGEST = 100  # characters: a longer name or line is marked as this long
 # The components a variant removes or replaces whose presence no trait marks (`unit` is a trait).
 PRESENT = ("postcode", "city", "house_number")
 
@@ -34,7 +42,7 @@ def marks_of(address: PublishedAddress) -> frozenset[str]:
     the components of PRESENT it has, and its geohash cell at each of the index's precisions."""
     traits = frozenset(f"{_TRAIT}{t}" for t in traits_of(address))
     present = {f"{_HAS}{name}" for name in PRESENT if getattr(address.components, name)}
-    kinds = {f"{_TYPE}{address.property_type}"}
+    kinds = {f"{_TYPE}{address.property_type}"} | _length_marks(address)
     finest = geohash(address.lat, address.lon, PRECISIONS[-1])
     cells = frozenset(geo_marks(finest[:p] for p in PRECISIONS))  # a cell's parents are its prefixes
     return _licence_marks(address.provenance.license) | traits | kinds | present | cells
@@ -63,8 +71,47 @@ def property_type_marks(value: str | None) -> frozenset[str]:
 
 
 def trait_marks(values: Iterable[str]) -> frozenset[str]:
-    """The marks a `traits=` filter asks for."""
-    return frozenset(f"{_TRAIT}{v}" for v in values)
+    """The marks a `traits=` filter asks for (the rule traits: see `length_groups` for the others)."""
+    return frozenset(f"{_TRAIT}{v}" for v in values if v not in LENGTH_TRAITS)
+
+
+def length_groups(values: Iterable[str], marked: Mapping[str, int]) -> tuple[frozenset[str], ...]:
+    """Per length trait asked, the marks of the lengths at or above the country's threshold (by
+    its snapshot's counts per length), one of which its addresses hold; empty when none is long."""
+    groups = []
+    for value in values:
+        if value in LENGTH_TRAITS:
+            part = LENGTH_TRAITS[value]
+            threshold = length_thresholds(marked).get(value)
+            lengths = _lengths(marked, part)
+            groups.append(frozenset(f"{_LEN}{part}:{n}" for n in lengths if threshold and n >= threshold))
+    return tuple(groups)
+
+
+def length_thresholds(marked: Mapping[str, int]) -> dict[str, int]:
+    """Per length trait, the shortest length that at most TOP_SHARE of the addresses reach;
+    absent where no length is that rare (every address equally long)."""
+    found = {}
+    for trait, part in LENGTH_TRAITS.items():
+        lengths = _lengths(marked, part)
+        total, reaching = sum(lengths.values()), 0
+        for length in sorted(lengths, reverse=True):
+            if reaching + lengths[length] > TOP_SHARE * total:
+                break
+            reaching += lengths[length]
+            found[trait] = length
+    return found
+
+
+def _lengths(marked: Mapping[str, int], part: str) -> dict[int, int]:
+    prefix = f"{_LEN}{part}:"
+    return {int(k.removeprefix(prefix)): n for k, n in marked.items() if k.startswith(prefix)}
+
+
+def _length_marks(address: PublishedAddress) -> set[str]:
+    c = address.components
+    line = street_line(address.country, c.street, c.house_number, c.unit)
+    return {f"{_LEN}street:{min(len(c.street or ''), LONGEST)}", f"{_LEN}line:{min(len(line), LONGEST)}"}
 
 
 def licence_marks(values: Iterable[str]) -> frozenset[str]:
@@ -77,7 +124,14 @@ def licence_marks(values: Iterable[str]) -> frozenset[str]:
 
 def trait_counts(marked: Mapping[str, int]) -> dict[str, int]:
     """Addresses per trait, from a snapshot's counts per mark: every trait, 0 where none has it."""
-    return {t: marked.get(f"{_TRAIT}{t}", 0) for t in TRAITS}
+    thresholds = length_thresholds(marked)
+    lengthy = {
+        trait: sum(
+            n for length, n in _lengths(marked, part).items() if length >= thresholds.get(trait, LONGEST + 1)
+        )
+        for trait, part in LENGTH_TRAITS.items()
+    }
+    return {t: marked.get(f"{_TRAIT}{t}", 0) for t in TRAITS} | lengthy
 
 
 def property_type_counts(marked: Mapping[str, int]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from chalicelib.domain.coverage import CountRule, Coverage, FractionRule
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.errors import NoPoolCoverage
 from chalicelib.reference.pool_config import ConfigIssue, PoolConfig
-from chalicelib.services.marks import licence_counts, property_type_counts, trait_counts
+from chalicelib.services.marks import length_thresholds, licence_counts, property_type_counts, trait_counts
 from chalicelib.services.sync.report import SyncReport
 
 
@@ -55,6 +55,10 @@ class CountryStatus:
     @property
     def trait_counts(self) -> dict[str, int]:
         return trait_counts(self.snapshot.marked if self.snapshot else {})
+
+    @property
+    def length_thresholds(self) -> dict[str, int]:
+        return length_thresholds(self.snapshot.marked if self.snapshot else {})
 
     @property
     def property_type_counts(self) -> dict[str, int]:

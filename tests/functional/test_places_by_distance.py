@@ -126,8 +126,8 @@ def test_a_place_without_addresses_is_a_404(api: Api) -> None:
     assert "lies in 100 m of 42.45,1.7" in error["message"]
 
 
-def test_the_snapshot_counts_traits_types_and_licences_but_not_cells(pool: deps.Dependencies) -> None:
+def test_the_snapshot_counts_traits_types_licences_and_lengths_but_not_cells(pool: deps.Dependencies) -> None:
     active = pool.stores.registry.active_snapshot("AD")
     assert active is not None
     assert active.marked  # what /countries reports
-    assert {m.split(":")[0] for m in active.marked} == {"~trait", "~type", "~licence", "~spdx"}
+    assert {m.split(":")[0] for m in active.marked} == {"~trait", "~type", "~licence", "~spdx", "~len"}

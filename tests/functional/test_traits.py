@@ -10,7 +10,10 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from chalicelib.domain.traits import TRAITS, traits_of
+from chalicelib.domain.addresses import PublishedAddress
+from chalicelib.domain.traits import traits_of
+from chalicelib.reference.formatting import street_line
+from chalicelib.services.marks import ALL_TRAITS
 from tests.support.api import Api, api_over, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import TRANSLATION_SOURCES, Cut
@@ -101,5 +104,60 @@ def test_every_listed_trait_is_required_and_combines_with_the_other_filters(
     wrong = api.get("/api/v1/generate", 400, country="GB", traits="unit,tall")["error"]
     assert [d["field"] for d in wrong["details"]] == ["traits"]
     counts = {c["code"]: c for c in api.get("/api/v1/countries")["data"]}
-    assert set(counts["GB"]["traitCounts"]) == set(TRAITS)
+    assert set(counts["GB"]["traitCounts"]) == set(ALL_TRAITS)
     assert counts["JP"]["licenseCounts"]["attribution"] == counts["JP"]["addressCount"]  # CC-BY-4.0
+
+
+def _served(pool: deps.Dependencies, country: str) -> list[PublishedAddress]:
+    active = pool.stores.registry.active_snapshot(country)
+    assert active is not None
+    return list(
+        pool.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots)).values()
+    )
+
+
+def _street(a: PublishedAddress) -> int:
+    return len(a.components.street or "")
+
+
+def _line(a: PublishedAddress) -> int:
+    c = a.components
+    return len(street_line(a.country, c.street, c.house_number, c.unit))
+
+
+@pytest.mark.parametrize(("trait", "length"), [("long-street", _street), ("long-line", _line)])
+@pytest.mark.parametrize("country", ["PL", "JP"])
+def test_a_long_trait_draws_the_country_s_longest_five_percent_at_most(
+    api: Api, pool: deps.Dependencies, trait: str, length: Any, country: str
+) -> None:
+    served = _served(pool, country)
+    lengths = sorted((length(a) for a in served), reverse=True)
+    # The shortest length at most 5% of the addresses reach (a tie at the edge stays out).
+    rare = [n for n in lengths if sum(m >= n for m in lengths) <= 0.05 * len(lengths)]
+    counts = {c["code"]: c for c in api.get("/api/v1/countries")["data"]}[country]
+    if not rare:  # Wakayama's town names: the longest are more than 5% of them, so none is long
+        assert trait not in counts["lengthThresholds"]
+        assert counts["traitCounts"][trait] == 0
+        assert (
+            api.get("/api/v1/generate", 404, country=country, traits=trait)["error"]["code"]
+            == "NO_POOL_COVERAGE"
+        )
+        return
+    threshold = min(rare)
+    wanted = {a.id for a in served if length(a) >= threshold}
+    assert 0 < len(wanted) <= 0.05 * len(served)
+    assert counts["lengthThresholds"][trait] == threshold
+    assert counts["traitCounts"][trait] == len(wanted)
+    exported = api.get("/api/v1/export", 200, country=country, traits=trait, pageSize=2000)["data"]
+    assert set(_ids(exported["results"])) == wanted
+    drawn = {
+        api.get(
+            "/api/v1/generate",
+            200,
+            country=country,
+            traits=f"{trait},diacritics" if country == "PL" else trait,
+            seed=str(n),
+        )["data"]["result"]["address"]["id"]
+        for n in range(10)
+    }
+    assert drawn <= wanted

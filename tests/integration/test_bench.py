@@ -83,9 +83,9 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
     assert rows["get"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # the address and the rate counter
     assert rows["generate"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # one address: one GetItem
     assert rows["batch(50)"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")
-    filtered = ("q ", "license ", "traits ", "propertyType ", "near ", "bbox ")
+    filtered = ("q ", "license ", "traits ", "propertyType ", "near ", "bbox ", "variant ")
     q_rows = [line for line in lines[2:-2] if line.startswith(filtered)]
-    assert len(q_rows) == 7
+    assert len(q_rows) == 8
     for row in q_rows:  # the tokens' heads, then the address: within q's bound of four reads
         reads = ast.literal_eval(row[row.index("{") :])
         assert sum(n for call, n in reads.items() if call != "UpdateItem") <= 4

@@ -244,7 +244,8 @@ class LocationFilters(ApiModel):
             "Only addresses with these traits, comma-separated, every one required: `unit` (a published "
             "unit), `no-number` (street-level, no house number), `diacritics` (a Latin letter outside "
             "ASCII), `non-latin` (letters of another script), `multi-script` (its components and "
-            "other-language names in more than one script)"
+            "other-language names in more than one script), `long-street` and `long-line` (the country's "
+            "longest 5% at most of street names and of street lines: /countries gives the thresholds)"
         ),
     )
     near: PointText | None = Field(
@@ -252,8 +253,8 @@ class LocationFilters(ApiModel):
         description="`<latitude>,<longitude>` in decimal degrees (WGS 84): only addresses within `radius` "
         "metres of it (great-circle distance), exactly and uniformly drawn",
     )
-    radius: WholeNumber | None = Field(
-        default=None, ge=1, le=50_000, description="Metres from `near`, 1 to 50,000; required with `near`"
+    radius: Annotated[WholeNumber, Field(ge=1, le=50_000)] | None = Field(
+        default=None, description="Metres from `near`, 1 to 50,000; required with `near`"
     )
     bbox: BoxText | None = Field(
         default=None,

@@ -78,8 +78,9 @@ CountryCode = Annotated[
 Value = Annotated[str, StringConstraints(min_length=1, max_length=MAX_VALUE_LENGTH)]
 _LICENCE = r"[A-Za-z0-9][A-Za-z0-9.+-]{0,63}"  # a class (`attribution`) or an SPDX licence id
 LicenceFilter = Annotated[str, StringConstraints(pattern=rf"^{_LICENCE}(,{_LICENCE}){{0,3}}$")]
-_TRAIT = "(unit|no-number|diacritics|non-latin|multi-script)"  # domain/traits.py's TRAITS
-TraitFilter = Annotated[str, StringConstraints(pattern=rf"^{_TRAIT}(,{_TRAIT}){{0,4}}$")]
+# services/marks.py's ALL_TRAITS
+_TRAIT = "(unit|no-number|diacritics|non-latin|multi-script|long-street|long-line)"
+TraitFilter = Annotated[str, StringConstraints(pattern=rf"^{_TRAIT}(,{_TRAIT}){{0,6}}$")]
 _DEGREES = r"-?\d{1,3}(\.\d{1,17})?"  # as many decimals as a float prints
 # `near=<lat>,<lon>` and `bbox=<west>,<south>,<east>,<north>`: decimal degrees (ranges checked by the route).
 PointText = Annotated[str, StringConstraints(pattern=rf"^{_DEGREES},{_DEGREES}$")]

@@ -23,7 +23,23 @@ class CountryEntry(ApiModel):
     complete_count: int = Field(description="Addresses a form with the country's postal rules accepts")
     trait_counts: dict[str, int] = Field(
         description="Addresses per trait (`traits=` on /generate): every trait, 0 where none has it",
-        examples=[{"unit": 0, "no-number": 0, "diacritics": 1, "non-latin": 0, "multi-script": 0}],
+        examples=[
+            {
+                "unit": 0,
+                "no-number": 0,
+                "diacritics": 1,
+                "non-latin": 0,
+                "multi-script": 0,
+                "long-street": 0,
+                "long-line": 0,
+            }
+        ],
+    )
+    length_thresholds: dict[str, int] = Field(
+        description="Characters from which a street name (`long-street`) or a street line (`long-line`: "
+        "number, street and unit) counts as long in this country: the shortest length at most 5% of "
+        "its addresses reach; absent where no length is that rare",
+        examples=[{"long-street": 24, "long-line": 28}],
     )
     property_type_counts: dict[str, int] = Field(
         description="Addresses per property type (`propertyType=` on /generate), as their sources "

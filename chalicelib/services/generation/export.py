@@ -108,6 +108,7 @@ def _key(
     # The parsed query, not its text: `Main St` and `main st` are one query.
     said = f"{sorted(query.words)}{sorted(query.runs)}" if query else ""
     said += f"{sorted(query.marks)}" if query and query.marks else ""  # none: the keys they had
+    said += "".join(f"{sorted(group)}" for group in query.any_of) if query else ""
     said += repr(area) if area else ""
     text = "\x1f".join(("export", seed, snapshot.snapshot_id, ranges, said))
     return hashlib.sha256(text.encode()).digest()

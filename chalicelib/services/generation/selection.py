@@ -18,7 +18,13 @@ from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
-from chalicelib.services.marks import licence_marks, presence_marks, property_type_marks, trait_marks
+from chalicelib.services.marks import (
+    length_groups,
+    licence_marks,
+    presence_marks,
+    property_type_marks,
+    trait_marks,
+)
 
 # Most specific last: the last level given decides the spans, the others filter them.
 LEVELS = (LocationType.REGION, LocationType.CITY, LocationType.DISTRICT, LocationType.POSTCODE)
@@ -155,8 +161,8 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         | property_type_marks(filters.property_type)
         | presence_marks(filters.having)
     )
-    query = parse(filters.q or "").marked(marks)
-    if (query.marks or filters.area) and snapshot.placement.marks < MARKS_VERSION:
+    query = parse(filters.q or "").marked(marks, length_groups(filters.traits, snapshot.marked))
+    if (query.marks or query.any_of or filters.area) and snapshot.placement.marks < MARKS_VERSION:
         message = (
             f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait, "
             "property type and place filters and variants; ask the active snapshot"
@@ -170,4 +176,4 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         }
         named = [name for name, value in given.items() if value]
         raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
-    return query if query.tokens or filters.q else None  # a q of punctuation alone matches nothing
+    return query if query.tokens or query.any_of or filters.q else None  # q of punctuation: nothing

@@ -136,6 +136,7 @@ def draw(
     query = query_of(filters, snapshot)
     # The marks as the index keys them, where any: draws without them keep the keys they had.
     marks = [",".join(sorted(query.marks))] if query and query.marks else []
+    marks += [",".join(sorted(group)) for group in query.any_of] if query else []
     # The area as asked (a cover is a function of it); none: the keys draws had before areas.
     area = [repr(filters.area)] if filters.area else []
     key = draw_key(

@@ -177,7 +177,7 @@ def draw_text(
     opened = _open(query, selection, index, area)
     if opened is None:
         return []  # a token no address has, or no address in the area: nothing matches
-    heads, cells, read = opened
+    heads, groups, read = opened
 
     def keep(address: PublishedAddress) -> bool:
         return (
@@ -186,12 +186,12 @@ def draw_text(
             and matches(query, searchable(address), marks_of(address))
         )
 
-    pool = _pool(heads, cells, ranges, read)
+    pool = _pool(heads, groups, ranges, read)
     if pool.total == 0:
         return []
 
     def every_match() -> list[int]:
-        return pool.every() if isinstance(pool, Listed) else _every_candidate(heads, cells, ranges, read)
+        return pool.every() if isinstance(pool, Listed) else _every_candidate(heads, groups, ranges, read)
 
     if unique:
         return _unique(pool, key, fetch, keep, count, every_match)
@@ -203,14 +203,16 @@ def draw_text(
     return in_place_order(chosen, count)
 
 
-def _pool(
-    heads: dict[str, TokenHead], cells: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks
-) -> Pool:
-    """Where a draw's candidates come from: the area's cells, unless q's rarest token is rarer;
-    q's postings' intersection when all are in their heads; else its rarest token's postings."""
+Groups = list[dict[str, TokenHead]]  # heads of tokens of which a match holds one (an area's cells)
+
+
+def _pool(heads: dict[str, TokenHead], groups: Groups, ranges: Sequence[Range], read: ReadChunks) -> Pool:
+    """Where a draw's candidates come from: the smallest group's union (an area's cells, a long
+    street's lengths) unless q's rarest token is rarer; q's postings' intersection when all are
+    in their heads; else its rarest token's postings."""
     rarest = min(sorted(heads), key=lambda t: heads[t].count, default=None)
-    if cells:
-        union = Union([Candidates(t, h, ranges, read) for t, h in sorted(cells.items())], read)
+    if groups:
+        union = min((_union(group, ranges, read) for group in groups), key=lambda u: u.total)
         if rarest is None or heads[rarest].count >= union.total:
             return union
     if rarest is None:
@@ -220,15 +222,19 @@ def _pool(
     return Candidates(rarest, heads[rarest], ranges, read)
 
 
+def _union(group: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks) -> Union:
+    return Union([Candidates(t, h, ranges, read) for t, h in sorted(group.items())], read)
+
+
 def _every_candidate(
-    heads: dict[str, TokenHead], cells: dict[str, TokenHead], ranges: Sequence[Range], read: ReadChunks
+    heads: dict[str, TokenHead], groups: Groups, ranges: Sequence[Range], read: ReadChunks
 ) -> list[int]:
-    """The ordinals in the ranges that every token's postings hold and, with an area, a cell's."""
-    found = _intersection(heads, ranges, read) if heads else None
-    if cells:
-        inside = Union([Candidates(t, h, ranges, read) for t, h in sorted(cells.items())], read).every()
-        found = sorted(inside) if found is None else sorted(set(inside) & set(found))
-    return found or []
+    """The ordinals in the ranges that every token's postings hold and each group's union."""
+    found = set(_intersection(heads, ranges, read)) if heads else None
+    for group in groups:
+        held = set(_union(group, ranges, read).every())
+        found = held if found is None else found & held
+    return sorted(found or ())
 
 
 def _unique(
@@ -267,41 +273,40 @@ def _ask(need: int, round_number: int) -> int:
 def every_candidate(
     query: Query, selection: Selection, index: TextIndexReader, area: Area | None = None
 ) -> list[int]:
-    """Every ordinal in the selection whose address holds all of q's tokens (and lies in a cell
-    of the area's cover), in ordinal order: exactly the matches for words, a superset (each to be
-    checked with `matches` and the area) for CJK runs and areas."""
+    """Every ordinal in the selection whose address holds all of q's tokens, one of each of its
+    groups' and, with an area, a cell of its cover's, in ordinal order: exactly the matches for
+    words, a superset (each to be checked with `matches` and the area) for CJK runs and areas."""
     opened = _open(query, selection, index, area)
-    return _every_candidate(*opened[:2], selection.ranges, opened[2]) if opened else []
+    return _every_candidate(opened[0], opened[1], selection.ranges, opened[2]) if opened else []
 
 
 def _open(
     query: Query, selection: Selection, index: TextIndexReader, area: Area | None = None
-) -> tuple[dict[str, TokenHead], dict[str, TokenHead], ReadChunks] | None:
-    """q's tokens' heads and the area's cover's cells' (one read), and a reader of their chunks
-    that reads the chunks the selection's ranges cut of all of them at its first call; None
-    when a token is in no address or no cell holds one, so nothing matches."""
+) -> tuple[dict[str, TokenHead], Groups, ReadChunks] | None:
+    """The heads of q's tokens, of its groups' and of the area's cover's cells (one read), and a
+    reader of their chunks that reads the chunks the selection's ranges cut of all of them at
+    its first call; None when a token is in no address or a group's are in none, so nothing
+    matches."""
     place = selection.snapshot.placement
-    cells = geo_marks(cover(area)) if area is not None else []
-    found = index.get_token_heads(place, sorted(query.tokens) + cells)
+    asked = [*query.any_of, *([frozenset(geo_marks(cover(area)))] if area is not None else [])]
+    if not query.tokens and not asked:
+        return None
+    found = index.get_token_heads(place, sorted(query.tokens | {t for group in asked for t in group}))
     heads = {t: h for t, h in found.items() if t in query.tokens}
-    in_area = {t: h for t, h in found.items() if t in cells}
-    if len(heads) < len(query.tokens) or (area is not None and not in_area):
+    groups = [{t: found[t] for t in sorted(group) if t in found} for group in asked]
+    if len(heads) < len(query.tokens) or not all(groups):
         return None
-    if not query.tokens and area is None:
-        return None
-
-    every = {**heads, **in_area}
 
     def read(wanted: Sequence[tuple[str, int]]) -> dict[tuple[str, int], list[int]]:
-        chunks = {(token, i): every[token].chunks[i] for token, i in wanted}
+        chunks = {(token, i): found[token].chunks[i] for token, i in wanted}
         stored = [(token, chunk.key) for (token, _), chunk in chunks.items() if not chunk.postings]
-        found = index.get_token_chunks(place, stored) if stored else {}
+        got = index.get_token_chunks(place, stored) if stored else {}
         return {
-            (token, i): list(chunk.postings) if chunk.postings else found[(token, chunk.key)]
+            (token, i): list(chunk.postings) if chunk.postings else got[(token, chunk.key)]
             for (token, i), chunk in chunks.items()
         }
 
-    return heads, in_area, _preloading(read, every, selection.ranges)
+    return heads, groups, _preloading(read, found, selection.ranges)
 
 
 def _preloading(read: ReadChunks, heads: dict[str, TokenHead], ranges: Sequence[Range]) -> ReadChunks:
