@@ -37,7 +37,7 @@ from chalicelib.api.models.addresses import (
     Variant,
 )
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.geo import MAX_SIDE, Area, Box, Circle
+from chalicelib.domain.geo import MAX_COVER, MAX_SIDE, Area, Box, Circle, cover
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.near_misses import Variant as DomainVariant
 from chalicelib.domain.near_misses import VariantKind
@@ -288,10 +288,10 @@ def area_of(source: LocationFilters) -> Area | None:
             raise _bad("bbox", "give near and radius, or bbox, not both")
         if source.radius is None:
             raise _bad("radius", "near needs radius=<metres>, 1 to 50000")
-        lat, lon = (float(v) for v in source.near.split(","))
+        lat, lon = (float(v) + 0.0 for v in source.near.split(","))  # + 0.0: -0 is 0
         if not (-90 <= lat <= 90 and -180 <= lon <= 180):
             raise _bad("near", "latitude -90 to 90, longitude -180 to 180")
-        return Circle(lat, lon, source.radius)
+        return _coverable(Circle(lat, lon, source.radius), "near")
     if source.bbox is None:
         return None
     west, south, east, north = (float(v) for v in source.bbox.split(","))
@@ -299,10 +299,17 @@ def area_of(source: LocationFilters) -> Area | None:
         raise _bad(
             "bbox", "west,south,east,north: west <= east (not across the antimeridian), south <= north"
         )
-    box = Box(south, west, north, east)
+    box = Box(south + 0.0, west + 0.0, north + 0.0, east + 0.0)
     if box.longest_side() > MAX_SIDE:
         raise _bad("bbox", f"a side of the box is over {MAX_SIDE // 1000} km")
-    return box
+    return _coverable(box, "bbox")
+
+
+def _coverable(area: Area, field: str) -> Area:
+    """The area, unless it lies so near a pole that its cover would be hundreds of cells."""
+    if len(cover(area)) > MAX_COVER:
+        raise _bad(field, "too near a pole: the area would be read as hundreds of cells")
+    return area
 
 
 def _bad(field: str, message: str) -> InvalidRequest:

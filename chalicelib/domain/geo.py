@@ -12,11 +12,15 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 _BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz"
 # The precisions the index marks: 4 (39 by 20 km at the equator) to 7 (153 by 153 m).
 PRECISIONS = (4, 5, 6, 7)
 MAX_CELLS = 48  # a cover's cells, read with q's tokens in one BatchGetItem (100 keys)
+# Near a pole the coarsest cells an area touches alone outnumber MAX_CELLS (they narrow with the
+# meridians); a cover of more than this is refused rather than read.
+MAX_COVER = 200
 EARTH_RADIUS = 6_371_008.8  # metres: the mean radius (IUGG)
 MAX_RADIUS = 50_000  # metres
 MAX_SIDE = 100_000  # metres: a box's longest side, as a circle's diameter
@@ -116,20 +120,29 @@ class Circle:
         return _wrapped(south, self.lon - dlon, north, self.lon + dlon)
 
     def relation(self, box: Bounds) -> Relation:
-        nearest_lat = min(max(self.lat, box.south), box.north)
+        if self._metres_to(box) > self.radius * 1.001 + 1:  # a hair's margin for rounding
+            return Relation.OUTSIDE
+        corners = ((box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east))
+        inside = all(self.contains(lat, lon) for lat, lon in corners) and box.east - box.west < 180
+        return Relation.INSIDE if inside else Relation.PARTIAL
+
+    def _metres_to(self, box: Bounds) -> float:
+        """The great-circle distance from the centre to the nearest point of the box."""
         # The centre's longitude as seen from the box: across the antimeridian, 179.99 is -180.01.
         seen = min(
             (self.lon + turn for turn in (-360, 0, 360)),
             key=lambda x: abs(min(max(x, box.west), box.east) - x),
         )
-        nearest_lon = min(max(seen, box.west), box.east)
-        # The nearest point at the clamped latitude is a few metres farther than a meridian's
-        # nearest point far from the equator: a margin keeps such a cell, never drops it.
-        if metres_between(self.lat, self.lon, nearest_lat, nearest_lon) > self.radius * 1.01 + 50:
-            return Relation.OUTSIDE
-        corners = ((box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east))
-        inside = all(self.contains(lat, lon) for lat, lon in corners) and box.east - box.west < 180
-        return Relation.INSIDE if inside else Relation.PARTIAL
+        if box.west <= seen <= box.east:  # on the centre's meridian: the nearest parallel's point
+            return metres_between(self.lat, self.lon, min(max(self.lat, box.south), box.north), self.lon)
+        edge = box.west if seen < box.west else box.east
+        apart = math.radians(abs(seen - edge))
+        if apart < math.pi / 2:  # the nearest point of the edge's meridian, if the edge holds it
+            phi = math.radians(self.lat)
+            foot = math.degrees(math.atan2(math.tan(phi), math.cos(apart)))
+            if box.south <= foot <= box.north:
+                return EARTH_RADIUS * math.asin(min(1.0, abs(math.cos(phi) * math.sin(apart))))
+        return min(metres_between(self.lat, self.lon, lat, edge) for lat in (box.south, box.north))
 
 
 @dataclass(frozen=True)
@@ -161,17 +174,19 @@ class Box:
         return Relation.INSIDE if inside else Relation.PARTIAL
 
     def longest_side(self) -> float:
-        """Metres: the box's height, or its width at the latitude nearer the equator."""
+        """Metres: the box's height, or its width along the parallel nearer the equator."""
         widest = 0.0 if self.south <= 0 <= self.north else min(abs(self.south), abs(self.north))
-        lat = math.copysign(widest, self.south)
-        width = metres_between(lat, self.west, lat, self.east) if self.east - self.west < 180 else math.inf
+        width = (
+            EARTH_RADIUS * math.cos(math.radians(widest)) * math.radians(self.east - self.west)
+        )  # along it
         return max(metres_between(self.south, self.west, self.north, self.west), width)
 
 
 Area = Circle | Box
 
 
-def cover(area: Area, max_cells: int = MAX_CELLS) -> list[str]:
+@lru_cache(maxsize=256)  # the route checks a cover's size, the draw reads it
+def cover(area: Area, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
     """Disjoint cells of the index's precisions whose union holds the area: the coarsest
     precision's cells it touches, those its edge cuts split into their children while the cover
     stays within max_cells, the coarsest first."""
@@ -183,12 +198,12 @@ def cover(area: Area, max_cells: int = MAX_CELLS) -> list[str]:
             (c for c in cells if relations[c] is Relation.PARTIAL and len(c) < PRECISIONS[-1]), key=len
         )
         if not cut:
-            return cells
+            return tuple(cells)
         parent = cut[0]
         children = {child: area.relation(cell_bounds(child)) for child in (parent + ch for ch in _BASE32)}
         kept = [child for child, r in children.items() if r is not Relation.OUTSIDE]
         if len(cells) - 1 + len(kept) > max_cells:
-            return cells
+            return tuple(cells)
         cells.remove(parent)
         cells += kept
         relations.update(children)

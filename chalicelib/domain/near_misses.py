@@ -7,12 +7,12 @@ a variant is made of published values only, and says what it changed and whose v
 | `missing-postcode` | a postcode | none |
 | `missing-number` | a house number | none (the address becomes street-level) |
 | `missing-unit` | a unit | none |
-| `postcode-of-another-place` | a postcode | the postcode of an address in another city |
+| `postcode-of-another-place` | a postcode and a city | the postcode of an address in another city |
 | `city-of-another-place` | a city | the city of another address |
 | `street-of-another-city` | a city | the street of an address in another city |
 
-A donor in another region is preferred (a form's rules often tie a postcode or a city to its
-region), then one in another city."""
+A donor always publishes a city other than the base's (compared as the catalog compares names);
+one in another region is preferred (a form's rules often tie a postcode or a city to its region)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from chalicelib.domain.addresses import Components, MatchLevel, PublishedAddress
+from chalicelib.domain.locations import search_key
 
 
 class VariantKind(StrEnum):
@@ -56,8 +57,12 @@ class Variant:
 
 
 def needs(kind: VariantKind) -> tuple[str, ...]:
-    """What a base must have: the component removed or replaced (a street's city, to be another)."""
-    return ("city",) if kind is VariantKind.STREET_OF_ANOTHER_CITY else (CHANGED[kind],)
+    """What a base (and a donor) must have: the component removed or replaced, and for a value of
+    another place a city, so that "another" can be told."""
+    if kind in REMOVING:
+        return (CHANGED[kind],)
+    name = CHANGED[kind]
+    return ("city",) if name in ("city", "street") else (name, "city")  # every address has a street
 
 
 def removed(base: PublishedAddress, kind: VariantKind) -> Components:
@@ -77,7 +82,7 @@ def donor_for(
         for d in donors
         if (value := _key(getattr(d.components, name))) and value != own and _another_city(base, d)
     ]
-    elsewhere = [d for d in fitting if _key(d.components.region_code or d.components.region) != _region(base)]
+    elsewhere = [d for d in fitting if _region(d) and _region(base) and _region(d) != _region(base)]
     chosen = elsewhere or fitting
     return chosen[0] if chosen else None
 
@@ -98,8 +103,9 @@ def variant_id(base: PublishedAddress, kind: VariantKind, donor: PublishedAddres
 
 
 def _another_city(base: PublishedAddress, donor: PublishedAddress) -> bool:
-    """A donor's city differs from the base's (a base without a city: any donor)."""
-    return not base.components.city or _key(donor.components.city) != _key(base.components.city)
+    """Both publish a city, and not the same one however spelled (`Wroclaw` is `Wrocław`)."""
+    theirs, own = _key(donor.components.city), _key(base.components.city)
+    return bool(theirs and own and theirs != own)
 
 
 def _region(address: PublishedAddress) -> str:
@@ -107,4 +113,5 @@ def _region(address: PublishedAddress) -> str:
 
 
 def _key(value: str | None) -> str:
-    return (value or "").casefold().strip()
+    """A value as the catalog compares names: case, accents and width folded."""
+    return search_key(value or "").strip()

@@ -113,8 +113,9 @@ def test_a_format_4_pool_is_served_then_replaced_by_an_epoch_and_swept_at_its_ex
     assert record.state == "expired"
 
 
-def _without_marks(wired: deps.Dependencies, country: str) -> str:
-    """Rewrite the country's pointers as they were before the text index held marks; its id."""
+def _without_marks(wired: deps.Dependencies, country: str, version: int | None = None) -> str:
+    """Rewrite the country's pointers as they were before the text index held marks (or held
+    only those of an earlier marks version); its id."""
     db, table = boto3.client("dynamodb"), wired.settings.catalog_table
     active = wired.stores.registry.active_snapshot(country)
     assert active is not None
@@ -122,7 +123,7 @@ def _without_marks(wired: deps.Dependencies, country: str) -> str:
         doc = json.loads(item["doc"]["S"])
         for pointer in (doc, doc.get("pointer")):
             if isinstance(pointer, dict) and "pl" in pointer:
-                pointer["pl"] = pointer["pl"][:4]
+                pointer["pl"] = pointer["pl"][:4] + ([version] if version is not None else [])
         item["doc"] = {"S": json.dumps(doc)}
         db.put_item(TableName=table, Item=item)
     return active.snapshot_id
@@ -154,3 +155,24 @@ def test_a_snapshot_before_licence_marks_refuses_the_filter_and_is_not_appended_
     assert drawn["result"]["address"]["source"]["license"] == "ODbL-1.0"
     refused = get(f"/api/v1/generate?country=LI&license=share-alike&snapshot={before}", 404)["error"]
     assert refused["details"][0]["field"] == "license"
+
+
+def test_an_index_of_earlier_marks_answers_their_filters_and_refuses_only_the_later_ones(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+
+    def get(path: str, status: int = 200) -> Any:
+        response = client.http.get(path, headers=auth)
+        assert response.status_code == status, (path, response.body)
+        return json.loads(response.body)
+
+    sync(dependencies, write_manifest(tmp_path, ["osm-liechtenstein-li"], "li.json"))
+    _without_marks(dependencies, "LI", version=2)  # licences and traits, as before #41's later filters
+    deps.use(deps.build(dependencies.settings, clock, dependencies.pool_config))
+    get("/api/v1/generate?country=LI&license=share-alike&traits=diacritics")
+    for query, field in (("propertyType=commercial", "propertyType"), ("near=47.14,9.52&radius=900", "near")):
+        refused = get(f"/api/v1/generate?country=LI&{query}", 404)["error"]
+        assert [d["field"] for d in refused["details"]] == [field]
+    refused = get("/api/v1/generate?country=LI&traits=diacritics,long-street", 404)["error"]
+    assert [d["field"] for d in refused["details"]] == ["traits"]  # long-street needs the lengths

@@ -112,6 +112,8 @@ def test_a_box_draws_only_the_addresses_inside_it(api: Api, pool: deps.Dependenc
         ({"bbox": "1.5,42.5,3.0,42.6"}, "bbox"),  # 123 km wide
         ({"bbox": "1.6,42.5,1.5,42.6"}, "bbox"),  # west of east
         ({"bbox": "1.5,42.5,1.6"}, "bbox"),
+        ({"near": "89.99,0", "radius": "50000"}, "near"),  # thousands of cells round the pole
+        ({"bbox": "0,89.6,179.9,90"}, "bbox"),  # 140 km along its parallel
     ],
 )
 def test_an_invalid_place_is_a_400_naming_its_field(api: Api, query: dict[str, str], field: str) -> None:

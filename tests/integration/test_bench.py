@@ -69,17 +69,8 @@ def test_generate_bench_reports_ratios_and_one_read_per_request() -> None:
     rows = {line.split()[0]: line for line in lines[2:-2]}
     assert lines[-2].startswith("license: license=share-alike in NL's pool; traits: traits=")
     assert "propertyType: propertyType=unknown, its commonest" in lines[-2]  # NL's registers say none
-    assert set(rows) == {
-        "generate",
-        "batch(50)",
-        "get",
-        "q",
-        "license",
-        "traits",
-        "propertyType",
-        "near",
-        "bbox",
-    }
+    filters = {"q", "license", "traits", "propertyType", "near", "bbox", "variant"}
+    assert set(rows) == {"generate", "batch(50)", "get", *filters}
     assert rows["get"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # the address and the rate counter
     assert rows["generate"].endswith("{'GetItem': 1, 'UpdateItem': 1}")  # one address: one GetItem
     assert rows["batch(50)"].endswith("{'BatchGetItem': 1, 'UpdateItem': 1}")

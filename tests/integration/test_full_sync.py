@@ -432,7 +432,7 @@ def test_a_full_export_page_fits_a_lambda_response_in_every_country(synced: Sync
 def _collect(value: object, shown: dict[str, Any], made: dict[str, Any]) -> None:
     """The addresses in an example (by id), and the variants among them (by the variant's id)."""
     if isinstance(value, dict):
-        if value.get("variant"):
+        if isinstance(value.get("variant"), dict):  # a result's, not a query's variant=
             made[value["address"]["id"]] = value["variant"]
         if "id" in value and "formattedAddress" in value:
             shown[value["id"]] = value

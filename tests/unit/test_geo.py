@@ -62,3 +62,13 @@ def test_a_small_area_is_covered_by_fine_cells_and_a_box_by_the_cells_it_touches
         c[: min(len(c) for c in cells)] for c in cells
     }
     assert box.longest_side() == pytest.approx(1_112, rel=0.01)  # its height: 0.01 degrees of latitude
+
+
+def test_a_circle_near_a_pole_keeps_every_cell_holding_a_point_inside() -> None:
+    circle = Circle(89.0, 0.0, 50_000)
+    assert circle.contains(89.12076, 26.70305)  # 49,990 m away, east of the centre's meridian
+    assert any(geohash(89.12076, 26.70305, p) in set(cover(circle)) for p in PRECISIONS)
+
+
+def test_a_box_s_width_is_measured_along_its_parallel() -> None:
+    assert Box(89.6, 0.0, 90.0, 179.9).longest_side() > 100_000  # 140 km along 89.6 degrees north

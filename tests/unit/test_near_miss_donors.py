@@ -22,6 +22,10 @@ def test_a_donor_in_another_region_is_preferred_then_one_in_another_city() -> No
     assert donor_for(WROCLAW, kind, [same_city, same_region]) == same_region
     assert donor_for(WROCLAW, kind, [same_city]) is None  # the same city is no other place
     assert donor_for(WROCLAW, VariantKind.CITY_OF_ANOTHER_PLACE, [same_city]) is None
+    spelled = _in("Wroclaw", "50-204", "dolnośląskie", "d")  # the same city without its accent
+    assert donor_for(WROCLAW, VariantKind.CITY_OF_ANOTHER_PLACE, [spelled]) is None
+    nowhere = make_address(record_id="e", city="", district="", postcode="50-205", region="")
+    assert donor_for(WROCLAW, kind, [nowhere, same_region]) == same_region  # no city: not "another"
 
 
 def test_removing_a_component_keeps_the_rest_and_a_variant_id_is_never_a_published_one() -> None:
@@ -29,6 +33,8 @@ def test_removing_a_component_keeps_the_rest_and_a_variant_id_is_never_a_publish
     assert without.postcode is None
     assert without.street == WROCLAW.components.street
     assert needs(VariantKind.STREET_OF_ANOTHER_CITY) == ("city",)
+    assert needs(VariantKind.POSTCODE_OF_ANOTHER_PLACE) == ("postcode", "city")
+    assert needs(VariantKind.MISSING_UNIT) == ("unit",)
     made = variant_id(WROCLAW, VariantKind.MISSING_POSTCODE, None)
     assert made.startswith("pl-variant-")
     assert made != variant_id(WROCLAW, VariantKind.MISSING_NUMBER, None)

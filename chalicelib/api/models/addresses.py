@@ -253,7 +253,7 @@ class LocationFilters(ApiModel):
         description="`<latitude>,<longitude>` in decimal degrees (WGS 84): only addresses within `radius` "
         "metres of it (great-circle distance), exactly and uniformly drawn",
     )
-    radius: Annotated[WholeNumber, Field(ge=1, le=50_000)] | None = Field(
+    radius: Annotated[int, Field(ge=1, le=50_000)] | None = Field(
         default=None, description="Metres from `near`, 1 to 50,000; required with `near`"
     )
     bbox: BoxText | None = Field(

@@ -21,6 +21,8 @@ from chalicelib.domain.near_misses import (
 from chalicelib.reference.formatting import format_address
 from chalicelib.reference.postal_forms import assess
 
+_NAMED = {"house_number": "number"}  # how names in other languages key a component
+
 # Donors drawn per request: a batch's 50 bases each find one whose value differs among them
 # unless nearly every address of the country shares it (one city), when a variant cannot be made.
 DONORS = 64
@@ -56,7 +58,10 @@ def _built(
         components=components,
         formatted=format_address(base.country, components),
         # The base's other-language names and readings of the changed component are not the new value's.
-        names={lang: {k: v for k, v in n.items() if k != name} for lang, n in base.names.items()},
+        names={
+            lang: {k: v for k, v in n.items() if k != _NAMED.get(name, name)}
+            for lang, n in base.names.items()
+        },
         readings={k: v for k, v in base.readings.items() if not k.startswith(name)},
         derived=tuple(d for d in base.derived if d != name),
         completeness=Completeness(complete=False, missing=verdict.missing, invalid=verdict.invalid),

@@ -15,10 +15,11 @@ from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
 from chalicelib.domain.published import PublishedSnapshot
-from chalicelib.domain.text_search import MARKS_VERSION, Query, parse
+from chalicelib.domain.text_search import Query, parse
 from chalicelib.errors import ErrorDetail, NoPoolCoverage
 from chalicelib.reference.countries import facts
 from chalicelib.services.marks import (
+    LENGTH_TRAITS,
     length_groups,
     licence_marks,
     presence_marks,
@@ -151,10 +152,23 @@ def _spans(chosen: dict[LocationType, list[Location]], snapshot: PublishedSnapsh
     return spans
 
 
+def _since(filters: Filters) -> dict[str, int]:
+    """The marks version (text_search.MARKS_VERSION) each asked filter needs of an index."""
+    since = {
+        "license": 1 if filters.licences else 0,
+        "traits": max((6 if t in LENGTH_TRAITS else 2 for t in filters.traits), default=0),
+        "propertyType": 3 if filters.property_type else 0,
+        "variant": 4 if filters.having else 0,
+        "near" if isinstance(filters.area, Circle) else "bbox": 5 if filters.area else 0,
+    }
+    return {name: version for name, version in since.items() if version}
+
+
 def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
     """What the draw asks the snapshot's text index for: `q`'s words and runs and the marks of
-    the licence, trait and property type filters; None when none is given. A snapshot published
-    before its index held today's marks cannot answer those filters (a pin on it: 404 naming them)."""
+    the licence, trait, property type and place filters; None when none is given. A snapshot
+    whose index holds an older version of the marks (text_search.MARKS_VERSION) cannot answer the
+    filters of later ones (a pin on it: 404 naming them); it still answers the others."""
     marks = (
         licence_marks(filters.licences)
         | trait_marks(filters.traits)
@@ -162,18 +176,11 @@ def query_of(filters: Filters, snapshot: PublishedSnapshot) -> Query | None:
         | presence_marks(filters.having)
     )
     query = parse(filters.q or "").marked(marks, length_groups(filters.traits, snapshot.marked))
-    if (query.marks or query.any_of or filters.area) and snapshot.placement.marks < MARKS_VERSION:
+    too_new = [name for name, since in _since(filters).items() if since > snapshot.placement.marks]
+    if too_new:
         message = (
-            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before licence, trait, "
-            "property type and place filters and variants; ask the active snapshot"
+            f"snapshot {snapshot.snapshot_id} of {filters.country} was published before its index held "
+            f"what {', '.join(too_new)} asks for; ask the active snapshot"
         )
-        given = {
-            "license": filters.licences,
-            "traits": filters.traits,
-            "propertyType": filters.property_type,
-            "variant": filters.having,
-            "near" if isinstance(filters.area, Circle) else "bbox": filters.area,
-        }
-        named = [name for name, value in given.items() if value]
-        raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in named))
+        raise NoPoolCoverage(message, tuple(ErrorDetail(name, message) for name in too_new))
     return query if query.tokens or query.any_of or filters.q else None  # q of punctuation: nothing

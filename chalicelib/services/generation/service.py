@@ -82,7 +82,7 @@ def generate(
             + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
             + ([f"is {filters.property_type} property"] if filters.property_type else [])
             + ([f"lies in {filters.area.said}"] if filters.area else [])
-            + ([f"has a {'+'.join(needs(variant))} to change"] if variant else [])
+            + ([f"has a {' and a '.join(needs(variant))} for variant={variant}"] if variant else [])
         )
         message = f"no published address in {filters.country} matching these filters {wanted}"
         if variant and variant not in REMOVING:
