@@ -7,6 +7,7 @@ that release wrote (its pool keys are an epoch's first generation's, named by th
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -129,15 +130,21 @@ def _without_marks(wired: deps.Dependencies, country: str, version: int | None =
     return active.snapshot_id
 
 
-def test_a_snapshot_before_licence_marks_refuses_the_filter_and_is_not_appended_to(
-    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
-) -> None:
-    auth = bearer(issue_token(dependencies.stores.tokens, clock))
+def _getter(client: Client, auth: dict[str, str]) -> Callable[..., Any]:
+    """A GET through the app that asserts its status and returns its JSON."""
 
     def get(path: str, status: int = 200) -> Any:
         response = client.http.get(path, headers=auth)
         assert response.status_code == status, (path, response.body)
         return json.loads(response.body)
+
+    return get
+
+
+def test_a_snapshot_before_licence_marks_refuses_the_filter_and_is_not_appended_to(
+    tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
+) -> None:
+    get = _getter(client, bearer(issue_token(dependencies.stores.tokens, clock)))
 
     manifest = write_manifest(tmp_path, ["osm-liechtenstein-li"], "li.json")
     sync(dependencies, manifest)
@@ -160,12 +167,7 @@ def test_a_snapshot_before_licence_marks_refuses_the_filter_and_is_not_appended_
 def test_an_index_of_earlier_marks_answers_their_filters_and_refuses_only_the_later_ones(
     tmp_path: Path, dependencies: deps.Dependencies, client: Client, clock: FakeClock
 ) -> None:
-    auth = bearer(issue_token(dependencies.stores.tokens, clock))
-
-    def get(path: str, status: int = 200) -> Any:
-        response = client.http.get(path, headers=auth)
-        assert response.status_code == status, (path, response.body)
-        return json.loads(response.body)
+    get = _getter(client, bearer(issue_token(dependencies.stores.tokens, clock)))
 
     sync(dependencies, write_manifest(tmp_path, ["osm-liechtenstein-li"], "li.json"))
     _without_marks(dependencies, "LI", version=2)  # licences and traits, as before #41's later filters

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from chalicelib.domain.addresses import PublishedAddress
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, api_over, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import ALL, Cut
 
@@ -33,14 +32,6 @@ def api(pool: deps.Dependencies) -> Iterator[Api]:
         yield client
 
 
-def _served(pool: deps.Dependencies) -> list[PublishedAddress]:
-    active = pool.stores.registry.active_snapshot("AD")
-    assert active is not None
-    return list(
-        pool.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots)).values()
-    )
-
-
 def _metres(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     """Haversine on the mean-radius sphere, written here apart from the code under test."""
     a = (
@@ -60,7 +51,7 @@ def _ids(results: list[dict[str, Any]]) -> set[str]:
 def test_near_draws_only_addresses_within_the_radius_and_reaches_every_one(
     api: Api, pool: deps.Dependencies, radius: int
 ) -> None:
-    inside = {a.id for a in _served(pool) if _metres(*CENTRE, a.lat, a.lon) <= radius}
+    inside = {a.id for a in served_addresses(pool, "AD") if _metres(*CENTRE, a.lat, a.lon) <= radius}
     assert inside
     near = f"{CENTRE[0]},{CENTRE[1]}"
     exported = api.get("/api/v1/export", 200, country="AD", near=near, radius=radius, pageSize=1000)["data"]
@@ -84,18 +75,18 @@ def test_near_draws_only_addresses_within_the_radius_and_reaches_every_one(
 
 def test_a_box_draws_only_the_addresses_inside_it(api: Api, pool: deps.Dependencies) -> None:
     west, south, east, north = 1.515, 42.503, 1.530, 42.512
-    inside = {a.id for a in _served(pool) if south <= a.lat <= north and west <= a.lon <= east}
+    inside = {a.id for a in served_addresses(pool, "AD") if south <= a.lat <= north and west <= a.lon <= east}
     assert inside
     bbox = f"{west},{south},{east},{north}"
     exported = api.get("/api/v1/export", 200, country="AD", bbox=bbox, pageSize=1000)["data"]
     assert _ids(exported["results"]) == inside
     shops = api.get("/api/v1/export", 200, country="AD", bbox=bbox, propertyType="commercial", pageSize=1000)
     assert _ids(shops["data"]["results"]) == {
-        a.id for a in _served(pool) if a.id in inside and a.property_type == "commercial"
+        a.id for a in served_addresses(pool, "AD") if a.id in inside and a.property_type == "commercial"
     }
     words = api.get("/api/v1/export", 200, country="AD", bbox=bbox, q="Meritxell", pageSize=1000)
     assert _ids(words["data"]["results"]) == {
-        a.id for a in _served(pool) if a.id in inside and "Meritxell" in a.formatted
+        a.id for a in served_addresses(pool, "AD") if a.id in inside and "Meritxell" in a.formatted
     }
 
 

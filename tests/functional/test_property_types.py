@@ -10,7 +10,7 @@ import pytest
 
 from chalicelib import deps
 from chalicelib.domain.addresses import PropertyType
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, api_over, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import ALL, Cut
 
@@ -48,10 +48,7 @@ def api(pool: deps.Dependencies) -> Iterator[Api]:
 
 def _of_type(pool: deps.Dependencies, country: str, kind: str) -> set[str]:
     """The ids of the country's served addresses of that type, read from the pool."""
-    active = pool.stores.registry.active_snapshot(country)
-    assert active is not None
-    served = pool.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots))
-    return {a.id for a in served.values() if a.property_type == kind}
+    return {a.id for a in served_addresses(pool, country) if a.property_type == kind}
 
 
 def _ids(results: list[dict[str, Any]]) -> list[str]:

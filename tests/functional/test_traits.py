@@ -14,7 +14,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.traits import traits_of
 from chalicelib.reference.formatting import street_line
 from chalicelib.services.marks import ALL_TRAITS
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, api_over, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import TRANSLATION_SOURCES, Cut
 
@@ -52,10 +52,7 @@ def api(pool: deps.Dependencies) -> Iterator[Api]:
 
 def _having(pool: deps.Dependencies, country: str, trait: str) -> set[str]:
     """The ids of the country's served addresses the rule gives the trait, read from the pool."""
-    active = pool.stores.registry.active_snapshot(country)
-    assert active is not None
-    served = pool.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots))
-    return {a.id for a in served.values() if trait in traits_of(a)}
+    return {a.id for a in served_addresses(pool, country) if trait in traits_of(a)}
 
 
 def _ids(results: list[dict[str, Any]]) -> list[str]:
@@ -108,14 +105,6 @@ def test_every_listed_trait_is_required_and_combines_with_the_other_filters(
     assert counts["JP"]["licenseCounts"]["attribution"] == counts["JP"]["addressCount"]  # CC-BY-4.0
 
 
-def _served(pool: deps.Dependencies, country: str) -> list[PublishedAddress]:
-    active = pool.stores.registry.active_snapshot(country)
-    assert active is not None
-    return list(
-        pool.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots)).values()
-    )
-
-
 def _street(a: PublishedAddress) -> int:
     return len(a.components.street or "")
 
@@ -130,7 +119,7 @@ def _line(a: PublishedAddress) -> int:
 def test_a_long_trait_draws_the_country_s_longest_five_percent_at_most(
     api: Api, pool: deps.Dependencies, trait: str, length: Any, country: str
 ) -> None:
-    served = _served(pool, country)
+    served = served_addresses(pool, country)
     lengths = sorted((length(a) for a in served), reverse=True)
     # The shortest length at most 5% of the addresses reach (a tie at the edge stays out).
     rare = [n for n in lengths if sum(m >= n for m in lengths) <= 0.05 * len(lengths)]

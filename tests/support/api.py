@@ -16,6 +16,7 @@ from moto import mock_aws
 
 from app import app
 from chalicelib import deps
+from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from tests.support.factories import bearer, issue_token, make_settings
 from tests.support.fakes import FakeClock
@@ -74,3 +75,13 @@ class Api:
         response = self.client.http.post(path, headers=headers, body=json.dumps(body).encode())
         assert response.status_code == status, response.body
         return json.loads(response.body)
+
+
+def served_addresses(wired: deps.Dependencies, country: str) -> list[PublishedAddress]:
+    """Every address the country's active snapshot serves, read from the pool: what a filter's
+    test compares the API's answers with."""
+    active = wired.stores.registry.active_snapshot(country)
+    assert active is not None
+    return list(
+        wired.stores.pool.get_many_by_ordinal(active.placement, range(active.placement.slots)).values()
+    )
