@@ -32,7 +32,7 @@ def backend(
 ) -> Iterator[deps.Dependencies]:
     """The same wiring on moto and on DynamoDB Local, with tables of its own per test."""
     tables = fresh_tables("it")
-    clock = FakeClock()
+    clock = FakeClock.for_a_real_engine()
     if request.param == "moto":
         with mock_aws():
             wired = deps.build(make_settings(**tables), clock)

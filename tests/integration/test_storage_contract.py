@@ -20,6 +20,13 @@ from tests.support.factories import issue_token, make_settings
 pytestmark = pytest.mark.integration
 
 
+def _today(backend: deps.Dependencies) -> int:
+    """00:00 UTC of the backend's clock, which holds the real day: usage items expire by TTL days
+    after their window, and DynamoDB Local's sweeper deletes expired ones mid-test."""
+    now = int(backend.clock.now().timestamp())
+    return now - now % 86_400
+
+
 def test_token_round_trip(backend: deps.Dependencies) -> None:
     tokens = backend.stores.tokens
     issued = issue_token(tokens, backend.clock, scope="read", rate_per_minute=7, label="contract")
@@ -49,27 +56,26 @@ def test_revoke_keeps_the_first_time(backend: deps.Dependencies) -> None:
 
 
 def test_rate_window_boundary(backend: deps.Dependencies) -> None:
-    counter = backend.stores.rate_limits
-    used = [counter.try_consume("tok", 120, 3) for _ in range(4)]
+    counter, day = backend.stores.rate_limits, _today(backend)
+    used = [counter.try_consume("tok", day + 120, 3) for _ in range(4)]
     assert [q.used if q else None for q in used] == [1, 2, 3, None]
-    next_window = counter.try_consume("tok", 180, 3)
+    next_window = counter.try_consume("tok", day + 180, 3)
     assert next_window is not None
     assert next_window.used == 1
 
 
 def test_a_late_request_counts_into_the_newer_window_never_past_its_limit(backend: deps.Dependencies) -> None:
     """A Lambda whose clock lags still counts against the window another has opened."""
-    counter = backend.stores.rate_limits
-    assert counter.try_consume("skew", 240, 2) is not None
-    late = counter.try_consume("skew", 180, 2)
+    counter, day = backend.stores.rate_limits, _today(backend)
+    assert counter.try_consume("skew", day + 240, 2) is not None
+    late = counter.try_consume("skew", day + 180, 2)
     assert late is not None
-    assert (late.used, late.resets_at) == (2, 300)
-    assert counter.try_consume("skew", 180, 2) is None
+    assert (late.used, late.resets_at) == (2, day + 300)
+    assert counter.try_consume("skew", day + 180, 2) is None
 
 
 def test_usage_counts_the_days_requests_and_the_last_one(backend: deps.Dependencies) -> None:
-    counter = backend.stores.rate_limits
-    day = 1_795_000_000 - 1_795_000_000 % 86_400  # 00:00 UTC of a day
+    counter, day = backend.stores.rate_limits, _today(backend)
     for minute in range(3):
         for second in (1, 2):
             counter.try_consume("used", day + 60 * minute, 100, day + 60 * minute + second)
@@ -115,9 +121,9 @@ def test_rate_limit_holds_under_concurrency(
     show this: moto does not apply conditional updates atomically across threads (seen: 11 of 10)."""
     if request.node.callspec.params["backend"] == "moto":
         pytest.skip("moto does not make conditional updates atomic across threads; checked on DynamoDB Local")
-    counter = backend.stores.rate_limits
+    counter, window = backend.stores.rate_limits, _today(backend) + 600
     with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda _: counter.try_consume("race", 600, 10), range(40)))
+        results = list(pool.map(lambda _: counter.try_consume("race", window, 10), range(40)))
     admitted = [q for q in results if q is not None]
     assert len(admitted) == 10
     assert sorted(q.used for q in admitted) == list(range(1, 11))

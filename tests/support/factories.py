@@ -107,7 +107,9 @@ def _entry(raw: RawRecord) -> SourceEntry:
 def wired_on(endpoint: str, name: str, **settings: object) -> deps.Dependencies:
     """The service on DynamoDB Local at `endpoint` with tables of its own (a fresh prefix), created."""
     tables = fresh_tables(name)
-    wired = deps.build(make_settings(**tables, dynamodb_endpoint=endpoint, **settings), FakeClock())
+    wired = deps.build(
+        make_settings(**tables, dynamodb_endpoint=endpoint, **settings), FakeClock.for_a_real_engine()
+    )
     create_missing_tables(wired.stores)
     return wired
 

@@ -27,6 +27,12 @@ class FakeClock:
     def advance(self, seconds: float) -> None:
         self._now += timedelta(seconds=seconds)
 
+    @classmethod
+    def for_a_real_engine(cls) -> FakeClock:
+        """Held still at the real time's second. DynamoDB Local's TTL sweeper reads the real clock,
+        so the rate counters a fixed past clock stamps would be deleted mid-test."""
+        return cls(datetime.now(UTC).replace(microsecond=0))
+
 
 class FakeTokenStore:
     """The tokens table's verbs over a dict, counting reads so caching can be observed."""
