@@ -161,12 +161,60 @@ def endpoint(operation: Operation, needs: Needs = _nothing) -> Callable[[Handler
     return decorator
 
 
+def guarded_view(
+    method: str, path: str
+) -> Callable[[Callable[[Request], Response]], Callable[[Request], Response]]:
+    """Register a route outside the OpenAPI documents whose every request needs an active token, of
+    any scope (the MCP endpoint: each tool call it serves then goes through the pipeline of the
+    operation it calls, with that operation's scope and rate limit). Called with the request."""
+
+    def decorator(function: Callable[[Request], Response]) -> Callable[[Request], Response]:
+        def guarded(request: Request, path_params: dict[str, str]) -> Response:
+            return _answered(path, lambda: _authenticated(function, request))
+
+        VIEWS[(method, path)] = guarded
+        return function
+
+    return decorator
+
+
+def _authenticated(function: Callable[[Request], Response], request: Request) -> Response:
+    from chalicelib import deps
+
+    gate = deps.get().admission()
+    token = authenticate(request.headers.get("authorization"), gate.tokens, gate.clock.now())
+    request_scope.current().token_id = token.token_id
+    return function(request)
+
+
+def _answered(route: str, work: Callable[[], Response]) -> Response:
+    """`work`'s response; a domain error's response in the one error shape; a 500 that leaks
+    nothing (and is logged) for anything else."""
+    scope = request_scope.current()
+    try:
+        return work()
+    except ServiceError as error:
+        return service_error_response(error, scope.request_id)
+    except Exception as error:  # noqa: BLE001 - the last line of defence: log it, never leak it
+        log_event(
+            "unhandled_error",
+            level=logging.ERROR,
+            requestId=scope.request_id,
+            route=route,
+            tokenId=scope.token_id,
+            error=type(error).__name__,
+            traceback=traceback.format_exc(limit=20),
+        )
+        return internal_error_response(scope.request_id)
+
+
 def _handle(
     operation: Operation, handler: Handler, needs: Needs, request: Request, path_params: dict[str, str]
 ) -> Response:
-    scope = request_scope.current()
     quota: Quota | None = None
-    try:
+
+    def admitted() -> Response:
+        nonlocal quota
         # Imported at the first request, not with the app: the wiring loads PynamoDB and botocore,
         # which a cold start's `import app` need not wait for.
         from chalicelib import deps
@@ -178,7 +226,7 @@ def _handle(
             gate = dependencies.admission()
             now = gate.clock.now()
             token = authenticate(request.headers.get("authorization"), gate.tokens, now)
-            scope.token_id = token.token_id
+            request_scope.current().token_id = token.token_id
             authorize(token, operation.scope)
             admission = begin_admission(token, gate.counter, gate.uses, now)
             if not operation.reads_only:
@@ -187,23 +235,12 @@ def _handle(
             answer = _respond(operation, handler, request, path_params, token, lambda: needs(dependencies))
             if isinstance(answer, Immutable):
                 answer = _immutable(operation, answer, request, dependencies.clock.now())
-            response = answer
+            return answer
         finally:
             if admission is not None:
                 quota = admission.result()  # RateLimited here outranks the handler's outcome
-    except ServiceError as error:
-        response = service_error_response(error, scope.request_id)
-    except Exception as error:  # noqa: BLE001 - the last line of defence: log it, never leak it
-        log_event(
-            "unhandled_error",
-            level=logging.ERROR,
-            requestId=scope.request_id,
-            route=operation.path,
-            tokenId=scope.token_id,
-            error=type(error).__name__,
-            traceback=traceback.format_exc(limit=20),
-        )
-        response = internal_error_response(scope.request_id)
+
+    response = _answered(operation.path, admitted)
     if quota is not None:
         response.headers.update(rate_headers(quota))
     return response

@@ -52,6 +52,10 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/admin/data", "admin", "data_status"),
     Route("POST", "/api/v1/admin/sync", "admin", "start_sync"),
     Route("GET", "/api/v1/admin/audit", "admin", "audit_log"),
+    # The Model Context Protocol's Streamable HTTP endpoint, for test agents (api/mcp_endpoint.py).
+    Route("POST", "/mcp", "mcp_endpoint", "mcp_post", json_body=True),
+    Route("GET", "/mcp", "mcp_endpoint", "mcp_get"),
+    Route("DELETE", "/mcp", "mcp_endpoint", "mcp_delete"),
 )
 
 
@@ -85,6 +89,13 @@ def handle(route: Route, request: Request, path_params: dict[str, str]) -> Respo
     finally:
         gc.freeze()
         gc.enable()
+
+
+def dispatch(method: str, path: str, request: Request, path_params: dict[str, str]) -> Response:
+    """Answer `request` as the route for (method, path) does, from within another route (an MCP
+    tool call runs the REST operation it names, through the same pipeline)."""
+    route = next(r for r in ROUTES if (r.method, r.path) == (method, path))
+    return _answer(route, request, path_params)
 
 
 def _answer(route: Route, request: Request, path_params: dict[str, str]) -> Response:

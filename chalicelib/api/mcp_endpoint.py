@@ -1,0 +1,211 @@
+"""The Model Context Protocol over Streamable HTTP at /mcp, for test agents, on the official MCP
+Python SDK: stateless, answering JSON (a Lambda holds no session and no stream).
+
+Every /mcp request needs an active bearer token, as the REST API does (401 in the same error shape
+otherwise). A tool call runs the REST operation it names (api/mcp_tools.py) through that
+operation's own pipeline, with the caller's token: the same scope check, the same rate limit, the
+same validation and error codes. A failed call is a tool error (`isError`) whose JSON is the REST
+error body, never a protocol crash."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import MutableMapping
+from typing import Any
+
+import anyio
+import mcp_types as types
+from chalice.app import Request, Response
+from mcp.server.lowlevel import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+
+from chalicelib.api import request_scope, route_table
+from chalicelib.api.endpoint import guarded_view
+from chalicelib.api.errors import error_body
+from chalicelib.api.mcp_tools import BY_NAME, TOOLS, Tool
+from chalicelib.api.openapi import API_VERSION
+
+PATH = "/mcp"
+INSTRUCTIONS = (
+    "Real, published postal addresses (never invented), each with a clearly fictitious test profile, "
+    "to fill forms in tests. generate_address draws one (filter by country, region, city, postcode, "
+    "free text q, traits, propertyType, near/radius...; the same seed gives the same answer while the "
+    "snapshot lasts); list_countries and search_locations say what can be asked for."
+)
+# Forwarded to the operation a tool call runs: who calls (its token, its address), nothing else.
+_FORWARDED = ("authorization", "x-forwarded-for")
+
+
+@guarded_view("POST", PATH)
+def mcp_post(request: Request) -> Response:
+    return _serve(request)
+
+
+@guarded_view("GET", PATH)
+def mcp_get(request: Request) -> Response:
+    return _not_allowed("no stream to open: each POST's answer is its JSON")
+
+
+@guarded_view("DELETE", PATH)
+def mcp_delete(request: Request) -> Response:
+    return _not_allowed("no session to end: the endpoint is stateless")
+
+
+def _not_allowed(why: str) -> Response:
+    """405, as the transport's specification says a server without them answers a GET or DELETE."""
+    body = error_body(
+        "INVALID_REQUEST", f"{PATH} takes POST only ({why})", request_scope.current().request_id
+    )
+    return Response(body, headers={"Allow": "POST"}, status_code=405)
+
+
+def _serve(request: Request) -> Response:
+    """One HTTP exchange with the SDK's stateless session manager, as an ASGI server would run it."""
+    server: Server[Any] = Server(
+        "address-generation-service",
+        version=API_VERSION,
+        instructions=INSTRUCTIONS,
+        on_list_tools=_list_tools,
+        on_call_tool=lambda ctx, params: _call_tool(request, params),
+    )
+    answer: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
+
+    messages: list[MutableMapping[str, Any]] = [
+        {"type": "http.request", "body": request.raw_body or b"", "more_body": False}
+    ]
+
+    async def receive() -> MutableMapping[str, Any]:
+        # The body, then the client gone: nothing else can arrive within one API Gateway exchange.
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"], answer["headers"] = message["status"], message.get("headers", [])
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    async def exchange() -> None:
+        manager = StreamableHTTPSessionManager(
+            app=server,
+            json_response=True,
+            stateless=True,
+            # The bearer token, not the Host header, guards this endpoint: API Gateway's host is ours.
+            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        async with manager.run():
+            await manager.handle_request(_asgi_scope(request), receive, send)
+
+    anyio.run(exchange)
+    # Named as Chalice names them (it adds a Content-Type unless one is spelled so); the gateway
+    # sets the length.
+    headers = {_title(k.decode("latin-1")): v.decode("latin-1") for k, v in answer["headers"]}
+    headers.pop("Content-Length", None)
+    return Response(answer["body"].decode("utf-8"), headers=headers, status_code=int(answer["status"]))
+
+
+def _title(name: str) -> str:
+    return "-".join(part.capitalize() for part in name.split("-"))
+
+
+def _asgi_scope(request: Request) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": request.method,
+        "scheme": "https",
+        "path": PATH,
+        "raw_path": PATH.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()],
+        "client": (request.context.get("identity", {}).get("sourceIp") or "", 0),
+        "server": ("localhost", 443),
+    }
+
+
+async def _list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[_described(tool) for tool in TOOLS])
+
+
+def _described(tool: Tool) -> types.Tool:
+    return types.Tool(
+        name=tool.name,
+        title=tool.title,
+        description=tool.description(),
+        input_schema=tool.input_schema(),
+        output_schema=tool.output_schema(),
+        annotations=types.ToolAnnotations(
+            title=tool.title,
+            read_only_hint=tool.operation.reads_only,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
+
+
+async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> types.CallToolResult:
+    tool = BY_NAME.get(params.name)
+    if tool is None:
+        raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}")
+    path, rest = tool.split(dict(params.arguments or {}))
+    inner = _inner_request(outer, tool, path, rest)
+    response = route_table.dispatch(tool.method, tool.path, inner, path)
+    body = response.body if isinstance(response.body, dict) else json.loads(response.body)
+    if response.status_code >= 400:
+        retry_after = response.headers.get("Retry-After")
+        return _tool_error(body, retry_after if isinstance(retry_after, str) else None)
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return types.CallToolResult(
+        content=[
+            types.TextContent(type="text", text=tool.text(body)),
+            types.TextContent(type="text", text=text),
+        ],
+        structured_content=body,
+    )
+
+
+def _tool_error(body: dict[str, Any], retry_after: str | None) -> types.CallToolResult:
+    error = body["error"]
+    details = "".join(f"\n- {d['field']}: {d['message']}" for d in error.get("details", []))
+    wait = f"\nRetry after {retry_after} s." if retry_after else ""
+    text = f"{error['code']}: {error['message']}{details}{wait}"
+    # No structured content: clients hold it to the tool's output schema even on an error (the
+    # Inspector does), and the error body is not the operation's answer. Its JSON comes second.
+    as_json = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text), types.TextContent(type="text", text=as_json)],
+        is_error=True,
+    )
+
+
+def _inner_request(outer: Request, tool: Tool, path: dict[str, str], rest: dict[str, Any]) -> Request:
+    """The REST request a tool call stands for: its arguments as the query (GET) or the JSON body."""
+    headers = {k: v for k, v in outer.headers.items() if k.lower() in _FORWARDED}
+    query, body = None, None
+    if tool.method == "GET":
+        query = {k: [_query_text(v)] for k, v in rest.items() if v is not None} or None
+    else:
+        headers["content-type"] = "application/json"
+        body = json.dumps(rest)
+    event = {
+        "multiValueQueryStringParameters": query,
+        "headers": headers,
+        "pathParameters": path or None,
+        "requestContext": {**outer.context, "httpMethod": tool.method, "resourcePath": tool.path},
+        "body": body,
+        "isBase64Encoded": False,
+        "stageVariables": outer.stage_vars,
+    }
+    return Request(event)
+
+
+def _query_text(value: Any) -> str:
+    """A JSON argument as a query parameter's text: the REST API parses it back the same way."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)  # refused by the query's model, naming the field
+    return str(value)
