@@ -17,6 +17,7 @@ NODE_STAMP := infra/local/node_modules/.installed
 CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
 LINTERS_STAMP := tests/contract/linters/node_modules/.installed
 CLIENTS_NODE_STAMP := tests/contract/clients/node_modules/.installed
+AGENTS_STAMP := tests/contract/agents/node_modules/.installed
 CLIENTS_VENV := .venv-clients
 CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
 EMULATOR_VENV := .venv-emulator
@@ -62,6 +63,16 @@ $(CLIENTS_NODE_STAMP): tests/contract/clients/package.json tests/contract/client
 	npm ci --prefix tests/contract/clients --ignore-scripts --no-audit --no-fund --loglevel=error
 	@touch $@
 
+# The MCP Inspector's CLI, a third-party MCP client, on the Node >= 22.19 it needs (npm's `node`
+# package; Debian's is 20), for tests/integration/test_mcp_clients.py. `npm install` with the
+# lock, not `npm ci`: vite's optional napi-windows-process-start-time is not on the registry, so
+# the lock cannot hold it and `npm ci` refuses the lock; install honours the lock's versions and
+# leaves it as it is. Scripts off but node's own, which fetches its binary (an npm package too).
+$(AGENTS_STAMP): tests/contract/agents/package.json tests/contract/agents/package-lock.json
+	npm install --prefix tests/contract/agents --ignore-scripts --no-audit --no-fund --loglevel=error
+	npm rebuild --prefix tests/contract/agents node --loglevel=error
+	@touch $@
+
 $(CLIENTS_STAMP): requirements-clients.txt
 	$(call venv_install,$(CLIENTS_VENV),requirements-clients.txt)
 	@touch $@
@@ -78,7 +89,7 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP)
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT). DATA=overture:
 ## the Overture replica's newest release, through discovery, instead of the sample sources.

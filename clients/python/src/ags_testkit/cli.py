@@ -11,6 +11,7 @@ import argparse
 import csv
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -35,6 +36,8 @@ FILTERS = (
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "mcp":
+        return _mcp(args.base_url)
     client = Client(args.base_url)
     out: IO[str] = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout  # noqa: SIM115
     try:
@@ -46,6 +49,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if out is not sys.stdout:
             out.close()
     print(f"ags export: {written} addresses", file=sys.stderr)
+    return 0
+
+
+def _mcp(base_url: str | None) -> int:
+    try:
+        from ags_testkit import mcp_bridge
+    except ImportError:
+        print("ags mcp: install the MCP extra: pip install 'ags-testkit[mcp]'", file=sys.stderr)
+        return 1
+    mcp_bridge.run(base_url or os.environ.get("AGS_BASE_URL"), os.environ.get("AGS_TOKEN"))
     return 0
 
 
@@ -112,6 +125,10 @@ def _parser() -> argparse.ArgumentParser:
     residential.add_argument("--any-property", dest="residential", action="store_false")
     for name in FILTERS:
         export_cmd.add_argument(f"--{name.replace('_', '-')}", dest=name)
+    mcp_cmd = commands.add_parser(
+        "mcp", help="the service's MCP tools over stdio, for desktop agents (token from AGS_TOKEN)"
+    )
+    mcp_cmd.add_argument("--base-url", help="the service (default: AGS_BASE_URL or http://127.0.0.1:8000)")
     return parser
 
 
