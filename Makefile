@@ -41,7 +41,7 @@ $(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERS
 $(1)/bin/uv pip install --quiet --python $(1)/bin/python -r $(2)
 endef
 
-.PHONY: browser install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-near-misses bench-cold-start load
+.PHONY: browser clients install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-near-misses bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	$(call venv_install,$(VENV),requirements-dev.txt)
@@ -145,8 +145,13 @@ coverage: $(PY_STAMP)
 	@echo "Coverage (chalicelib and ags_testkit, unit, functional and testkit tests): $$($(BIN)/coverage report --format=total)%"
 
 clean:
-	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules tests/contract/agents/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
+
+## What testers import, regenerated from the served OpenAPI document (infra/clients.py): the Postman
+## collection and environment in clients/postman. make test checks they are current.
+clients: $(PY_STAMP) $(CLIENTS_NODE_STAMP)
+	$(BIN)/python -m infra.clients
 
 ## Deployment (docs/deploy.md). synth: both stages' templates in infra/cdk.out, offline, no AWS
 ## credentials, the app's code packaged without its requirements (PACKAGE=full for the real one).

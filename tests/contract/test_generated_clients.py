@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.integration
 CLIENTS = Path(__file__).parent / "clients"
 NODE_BIN = CLIENTS / "node_modules" / ".bin"
 CLIENTS_VENV = Path(__file__).parents[2] / ".venv-clients" / "bin"
+POSTMAN = Path(__file__).parents[2] / "clients" / "postman"
 PUBLIC_OPERATIONS = 14
 # The one request a collection cannot make green from a loopback caller: without `ip`,
 # /client-context locates the caller, and 127.0.0.1 has no location (404 ADDRESS_NOT_FOUND, as
@@ -100,6 +102,33 @@ def test_the_postman_collection_as_converted_runs_green_with_newman(
     assert len(answered) == PUBLIC_OPERATIONS
     red = {k: code for k, code in answered.items() if not 200 <= code < 300 and LOOPBACK_ONLY.get(k) != code}
     assert red == {}
+
+
+def test_the_committed_postman_collection_is_current_and_runs_green_with_newman(
+    stack: Stack, tmp_path: Path
+) -> None:
+    """clients/postman as a tester imports it: current with the served document (`make clients`),
+    and every request green under the collection's own tests, with its environment file."""
+    current = subprocess.run(
+        [sys.executable, "-m", "infra.clients", "--check"], capture_output=True, text=True, check=False
+    )
+    assert current.returncode == 0, current.stdout + current.stderr
+    report = tmp_path / "run.json"
+    newman = [
+        str(NODE_BIN / "newman"),
+        "run",
+        str(POSTMAN / "address-generation-service.postman_collection.json"),
+    ]
+    newman += ["-e", str(POSTMAN / "local.postman_environment.json"), "--reporters", "json"]
+    newman += ["--reporter-json-export", str(report), "--env-var", f"baseUrl={_base(stack)}"]
+    _run([*newman, "--env-var", f"bearerToken={stack.dev_token}"], tmp_path)  # exit 0: every test passed
+    run = json.loads(report.read_text())["run"]
+    assert run["stats"]["assertions"] == {"total": PUBLIC_OPERATIONS, "pending": 0, "failed": 0}
+    answered = {
+        (e["request"]["method"], "/".join(e["request"]["url"]["path"])): e["response"]["code"]
+        for e in run["executions"]
+    }
+    assert {k: code for k, code in answered.items() if not 200 <= code < 300} == LOOPBACK_ONLY
 
 
 def test_the_bruno_collection_holds_every_operation(served: Path, tmp_path: Path) -> None:
