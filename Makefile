@@ -18,6 +18,7 @@ CDK_CLI_STAMP := infra/aws/cli/node_modules/.installed
 LINTERS_STAMP := tests/contract/linters/node_modules/.installed
 CLIENTS_NODE_STAMP := tests/contract/clients/node_modules/.installed
 AGENTS_STAMP := tests/contract/agents/node_modules/.installed
+TS_KIT_STAMP := clients/typescript/node_modules/.installed
 CLIENTS_VENV := .venv-clients
 CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
 EMULATOR_VENV := .venv-emulator
@@ -73,6 +74,12 @@ $(AGENTS_STAMP): tests/contract/agents/package.json tests/contract/agents/packag
 	npm rebuild --prefix tests/contract/agents node --loglevel=error
 	@touch $@
 
+# The TypeScript testkit's build and test tools (tsc, openapi-typescript, @playwright/test, which
+# drives Debian's Chromium: no browser download, so no install script is needed).
+$(TS_KIT_STAMP): clients/typescript/package.json clients/typescript/package-lock.json
+	npm ci --prefix clients/typescript --ignore-scripts --no-audit --no-fund --loglevel=error
+	@touch $@
+
 $(CLIENTS_STAMP): requirements-clients.txt
 	$(call venv_install,$(CLIENTS_VENV),requirements-clients.txt)
 	@touch $@
@@ -89,7 +96,7 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP)
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP) $(TS_KIT_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT). DATA=overture:
 ## the Overture replica's newest release, through discovery, instead of the sample sources.
@@ -145,12 +152,12 @@ coverage: $(PY_STAMP)
 	@echo "Coverage (chalicelib and ags_testkit, unit, functional and testkit tests): $$($(BIN)/coverage report --format=total)%"
 
 clean:
-	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules tests/contract/agents/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules tests/contract/agents/node_modules clients/typescript/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
-## What testers import, regenerated from the served OpenAPI document (infra/clients.py): the Postman
-## collection and environment in clients/postman. make test checks they are current.
-clients: $(PY_STAMP) $(CLIENTS_NODE_STAMP)
+## What testers import, regenerated from the served OpenAPI document (infra/clients.py): the
+## TypeScript testkit's types, and the Postman collection and environment. make test checks they are current.
+clients: $(PY_STAMP) $(CLIENTS_NODE_STAMP) $(TS_KIT_STAMP)
 	$(BIN)/python -m infra.clients
 
 ## Deployment (docs/deploy.md). synth: both stages' templates in infra/cdk.out, offline, no AWS

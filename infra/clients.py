@@ -1,6 +1,8 @@
 """`make clients`: what testers import, generated from the public OpenAPI document the service serves,
-and committed: the Postman collection and its environment (clients/postman). With `--check` (CI),
-nothing is written, and any committed file that differs from what the document gives now fails.
+and committed: the TypeScript testkit's types (clients/typescript/src/schema.ts, openapi-typescript's,
+pinned in its package) and the Postman collection and its environment (clients/postman). With
+`--check` (CI), nothing is written, and any committed file that differs from what the document
+gives now fails.
 
 The collection is openapi-to-postmanv2's (pinned in tests/contract/clients), converted with the
 options a tester's import should take (each parameter's example, optional ones present but
@@ -28,6 +30,9 @@ POSTMAN = ROOT / "clients" / "postman"
 COLLECTION = POSTMAN / "address-generation-service.postman_collection.json"
 ENVIRONMENT = POSTMAN / "local.postman_environment.json"
 CONVERTER = ROOT / "tests" / "contract" / "clients" / "node_modules" / ".bin" / "openapi2postmanv2"
+TYPESCRIPT = ROOT / "clients" / "typescript"
+SCHEMA = TYPESCRIPT / "src" / "schema.ts"
+TYPES_GENERATOR = TYPESCRIPT / "node_modules" / ".bin" / "openapi-typescript"
 OPTIONS = "parametersResolution=Example,enableOptionalParameters=false,folderStrategy=Tags"
 LOCAL_BASE_URL = "http://127.0.0.1:8000"
 _IDS = uuid.UUID("6f1c1d2e-8f0a-4c55-9d0b-2a7e4f3b9c10")  # the namespace of the collection's ids
@@ -59,16 +64,26 @@ def served_document() -> dict[str, Any]:
     return build_document(operations(), "public")
 
 
-def postman_files(document: dict[str, Any]) -> dict[Path, str]:
+def generated(document: dict[str, Any]) -> dict[Path, str]:
+    """Every committed file, as the document gives it now."""
     with tempfile.TemporaryDirectory() as scratch:
-        source, converted = Path(scratch) / "openapi.json", Path(scratch) / "collection.json"
+        source = Path(scratch) / "openapi.json"
         source.write_text(json.dumps(document))
-        argv = [str(CONVERTER), "-s", str(source), "-o", str(converted), "-p", "-O", OPTIONS]
-        done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
-        if done.returncode != 0 or not converted.exists():  # its exit code is 0 on some failures
-            raise SystemExit(f"openapi2postmanv2 failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
-        collection = json.loads(converted.read_text())
-    return {COLLECTION: _dumped(reproducible(collection, document)), ENVIRONMENT: _dumped(environment())}
+        schema, converted = Path(scratch) / "schema.ts", Path(scratch) / "collection.json"
+        _convert([str(TYPES_GENERATOR), str(source), "-o", str(schema)], schema)
+        _convert([str(CONVERTER), "-s", str(source), "-o", str(converted), "-p", "-O", OPTIONS], converted)
+        typed, collection = schema.read_text(), json.loads(converted.read_text())
+    return {
+        SCHEMA: typed,
+        COLLECTION: _dumped(reproducible(collection, document)),
+        ENVIRONMENT: _dumped(environment()),
+    }
+
+
+def _convert(argv: list[str], output: Path) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+    if done.returncode != 0 or not output.exists():  # openapi2postmanv2 exits 0 on some failures
+        raise SystemExit(f"{Path(argv[0]).name} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
 
 
 def reproducible(collection: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
@@ -127,6 +142,11 @@ def environment() -> dict[str, Any]:
     }
 
 
+def stale_files(files: dict[Path, str]) -> list[Path]:
+    """The committed files that differ from `files` (what the document gives), or are missing."""
+    return sorted(path for path, text in files.items() if not path.exists() or path.read_text() != text)
+
+
 def _dumped(value: dict[str, Any]) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
@@ -135,8 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="write nothing; fail if a file is not current")
     args = parser.parse_args(argv)
-    files = postman_files(served_document())
-    stale = [path for path, text in files.items() if not path.exists() or path.read_text() != text]
+    files = generated(served_document())
+    stale = stale_files(files)
     if args.check:
         for path in stale:
             print(f"{path.relative_to(ROOT)} is not current with the served document: run make clients")

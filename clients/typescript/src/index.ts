@@ -1,0 +1,17 @@
+export {
+  AgsClient,
+  AgsError,
+  AgsUnreachable,
+  DEFAULT_BASE_URL,
+  retrying,
+  retryAfterSeconds,
+  type Address,
+  type BatchFilters,
+  type ClientOptions,
+  type GenerateFilters,
+  type GenerateQuery,
+  type GeneratedAddress,
+} from "./client.js";
+export { fakerFrom, realFaker, type RealFaker } from "./faker.js";
+export { Offline, withFallback, type AddressSource, type OfflineFilters } from "./offline.js";
+export type { components, operations, paths } from "./schema.js";

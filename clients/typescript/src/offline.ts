@@ -1,0 +1,84 @@
+// Offline mode: addresses from a file `ags export` wrote (NDJSON, or a JSON array or batch answer).
+// The same seed and filters always pick the same one, with no service to ask.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+
+import { AgsUnreachable, type GeneratedAddress } from "./client.js";
+
+/** What offline mode can filter by: the country, and components compared case-insensitively. */
+export interface OfflineFilters {
+  country?: string;
+  region?: string;
+  city?: string;
+  district?: string;
+  postcode?: string;
+}
+
+/** Where addresses come from: the service (AgsClient), an export file, or one with the other as fallback. */
+export interface AddressSource {
+  draw(seed: string, filters: OfflineFilters & Record<string, unknown>): Promise<GeneratedAddress>;
+}
+
+const COMPONENTS = ["region", "city", "district", "postcode"] as const;
+
+export class Offline implements AddressSource {
+  readonly records: GeneratedAddress[];
+
+  constructor(records: Iterable<GeneratedAddress>) {
+    this.records = [...records].sort((a, b) => (a.address.id < b.address.id ? -1 : a.address.id > b.address.id ? 1 : 0));
+  }
+
+  static async load(...paths: string[]): Promise<Offline> {
+    const files = await Promise.all(paths.map((path) => readFile(path, "utf8")));
+    return new Offline(files.flatMap(parse));
+  }
+
+  async draw(seed: string, filters: OfflineFilters & Record<string, unknown>): Promise<GeneratedAddress> {
+    const online = Object.keys(filters).filter((k) => k !== "country" && !(COMPONENTS as readonly string[]).includes(k));
+    if (online.some((k) => filters[k] !== undefined)) {
+      throw new Error(`offline mode filters by country and components only, not ${online.join(", ")}`);
+    }
+    const country = (filters.country ?? "US").toUpperCase();
+    const matching = this.records.filter(
+      (r) =>
+        r.address.countryCode === country &&
+        COMPONENTS.every((name) => {
+          const wanted = filters[name];
+          return wanted === undefined || (r.address.components[name] ?? "").toLowerCase() === wanted.toLowerCase();
+        }),
+    );
+    if (matching.length === 0) throw new Error(`no exported address matches ${JSON.stringify(filters)}`);
+    const key = [seed, country, ...COMPONENTS.map((name) => filters[name] ?? "")].join("\u001f");
+    const digest = createHash("sha256").update(key).digest();
+    return matching[Number(digest.readBigUInt64BE(0) % BigInt(matching.length))] as GeneratedAddress;
+  }
+}
+
+/** The service, and the export file when the service cannot be reached. */
+export function withFallback(primary: AddressSource, offline: AddressSource): AddressSource {
+  return {
+    async draw(seed, filters) {
+      try {
+        return await primary.draw(seed, filters);
+      } catch (error) {
+        if (error instanceof AgsUnreachable) return offline.draw(seed, filters);
+        throw error;
+      }
+    },
+  };
+}
+
+function parse(text: string): GeneratedAddress[] {
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text); // a JSON array, a batch's answer, or a one-line NDJSON file
+  } catch {
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as GeneratedAddress);
+  }
+  if (Array.isArray(whole)) return whole as GeneratedAddress[];
+  const results = (whole as { data?: { results?: GeneratedAddress[] } }).data?.results;
+  return results ?? [whole as GeneratedAddress];
+}

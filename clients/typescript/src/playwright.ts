@@ -1,0 +1,46 @@
+// A Playwright fixture: `realAddress` (and `realFaker`), drawn with the test's title as the seed, so
+// a rerun of a test gets the same address while the service's snapshot lasts.
+//
+//   import { test, expect } from "ags-testkit/playwright";
+//   test.use({ agsCountry: "NL" });
+//   test("checkout accepts a Dutch address", async ({ page, realFaker }) => { ... });
+import { test as base } from "@playwright/test";
+
+import { AgsClient, type GeneratedAddress, type GenerateFilters } from "./client.js";
+import { fakerFrom, type RealFaker } from "./faker.js";
+import { Offline, withFallback, type AddressSource } from "./offline.js";
+
+export interface RealAddressOptions {
+  /** The country to draw from (default US). */
+  agsCountry: string;
+  /** More /generate filters (city, postcode, traits, propertyType...). */
+  agsFilters: GenerateFilters;
+  /** An export file (`ags export`) to draw from when the service cannot be reached (default: AGS_OFFLINE_FILE). */
+  agsOfflineFile: string | undefined;
+}
+
+export interface RealAddressFixtures {
+  realAddress: GeneratedAddress;
+  realFaker: RealFaker;
+}
+
+export const test = base.extend<RealAddressFixtures & RealAddressOptions>({
+  agsCountry: ["US", { option: true }],
+  agsFilters: [{}, { option: true }],
+  agsOfflineFile: [process.env.AGS_OFFLINE_FILE, { option: true }],
+  realAddress: async ({ agsCountry, agsFilters, agsOfflineFile }, use, testInfo) => {
+    const online = new AgsClient();
+    const source: AddressSource = agsOfflineFile ? withFallback(online, await Offline.load(agsOfflineFile)) : online;
+    await use(await source.draw(seedOf(testInfo.titlePath), { ...agsFilters, country: agsCountry }));
+  },
+  realFaker: async ({ realAddress }, use) => {
+    await use(fakerFrom(realAddress));
+  },
+});
+
+/** The seed a test draws with: its title path (file, describe blocks, title). */
+export function seedOf(titlePath: readonly string[]): string {
+  return titlePath.join(" › ");
+}
+
+export { expect } from "@playwright/test";
