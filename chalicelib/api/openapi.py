@@ -41,6 +41,12 @@ is missing on this deployment.
 **Data.** Addresses come from OpenAddresses and OpenStreetMap sources, each with its licence and
 attribution in `source`. IP geolocation by [DB-IP](https://db-ip.com) (DB-IP Lite City, licensed
 under CC BY 4.0), used by `/client-context` and `mode=ip-region`.
+
+**Test agents.** The Model Context Protocol is served at `/mcp` (Streamable HTTP, stateless, JSON
+answers) with the same bearer tokens. Its six tools each run one operation here, with that
+operation's scope, rate limit and error codes: `generate_address` (generateAddress),
+`generate_batch` (generateBatch), `get_address` (getAddress), `search_locations` (searchLocations),
+`translate_address` (translateAddress) and `list_countries` (listCountries).
 """
 
 _ADMIN_DESCRIPTION = """\
