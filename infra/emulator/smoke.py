@@ -22,6 +22,8 @@ import boto3
 SYNC_TIMEOUT_SECONDS = 600
 SYNCED = "AD"
 SOURCE_IDS = ("osm-andorra-ad", "osm-andorra_2021-ad")
+# What an MCP client sends with each message over Streamable HTTP (revision 2025-11-25).
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
 
 
 @dataclass
@@ -29,9 +31,16 @@ class Api:
     base: str
     tls: ssl.SSLContext
 
-    def call(self, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method)  # noqa: S310
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})  # noqa: S310
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         if data is not None:
@@ -119,6 +128,7 @@ def run(api: Api, generate: str, admin: str, api_id: str) -> Smoke:
     status, body = api.call("POST", "/api/v1/address-translation", generate,
                             {"addressId": address["id"], "targetLocale": "en"})  # fmt: skip
     smoke.check("POST /address-translation answers", status == 200, (status, body))
+    _mcp_check(smoke, api, generate, address)
     status, body = api.call("GET", "/api/v1/data-health", generate)
     states = {c["code"]: c["syncState"] for c in (body or {}).get("data", {}).get("countries", [])}
     smoke.check(
@@ -127,6 +137,16 @@ def run(api: Api, generate: str, admin: str, api_id: str) -> Smoke:
     status, body = api.call("GET", "/api/v1/generate?country=AD", None)
     smoke.check("no token: 401", status == 401, (status, body))
     return smoke
+
+
+def _mcp_check(smoke: Smoke, api: Api, token: str, address: dict[str, Any]) -> None:
+    """A test agent's call through the gateway: the MCP tool answers what GET /generate answered."""
+    call = {"name": "generate_address", "arguments": {"country": SYNCED, "seed": "deploy-local"}}
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}
+    status, body = api.call("POST", "/mcp", token, message, MCP_HEADERS)
+    result = body.get("result", {}) if isinstance(body, dict) else {}
+    drawn = result.get("structuredContent", {}).get("data", {}).get("result", {}).get("address")
+    smoke.check("POST /mcp: the generate_address tool answers that address", drawn == address, (status, body))
 
 
 def _wait_published(api: Api, token: str, report: Callable[[str], None] = print) -> bool:
