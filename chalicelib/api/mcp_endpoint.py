@@ -150,7 +150,11 @@ async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> typ
     tool = BY_NAME.get(params.name)
     if tool is None:
         raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}")
-    path, rest = tool.split(dict(params.arguments or {}))
+    arguments = dict(params.arguments or {})
+    nested = sorted(k for k, v in arguments.items() if isinstance(v, dict | list))
+    if tool.method == "GET" and nested:  # a query or path parameter has no structure
+        return _tool_error(_not_scalar(nested), None)
+    path, rest = tool.split(arguments)
     inner = _inner_request(outer, tool, path, rest)
     response = route_table.dispatch(tool.method, tool.path, inner, path)
     body = response.body if isinstance(response.body, dict) else json.loads(response.body)
@@ -165,6 +169,13 @@ async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> typ
         ],
         structured_content=body,
     )
+
+
+def _not_scalar(fields: list[str]) -> dict[str, Any]:
+    """The 400 the REST API would give a parameter it cannot take as text."""
+    details = [{"field": f, "message": "must be a string, number or boolean"} for f in fields]
+    message = f"invalid query: {', '.join(fields)}"
+    return error_body("INVALID_REQUEST", message, request_scope.current().request_id, details)
 
 
 def _tool_error(body: dict[str, Any], retry_after: str | None) -> types.CallToolResult:
@@ -206,6 +217,4 @@ def _query_text(value: Any) -> str:
     """A JSON argument as a query parameter's text: the REST API parses it back the same way."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value)  # refused by the query's model, naming the field
     return str(value)

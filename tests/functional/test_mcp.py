@@ -131,6 +131,11 @@ def test_a_bad_argument_is_a_tool_error_naming_the_field_as_the_rest_api_does(ap
     assert wrong["content"][0]["text"].startswith("INVALID_REQUEST: invalid query: country\n- country: ")
     unknown = error_of(call(api, "generate_address", country="LI", colour="blue"))
     assert [d["field"] for d in unknown["details"]] == ["colour"]
+    nested = error_of(call(api, "generate_address", country="LI", traits=["unit"], seed={"a": 1}))
+    assert [(d["field"], d["message"]) for d in nested["details"]] == [
+        ("seed", "must be a string, number or boolean"),
+        ("traits", "must be a string, number or boolean"),
+    ]
     as_text = call(api, "generate_batch", count="3", filters={"country": "LI"})  # a body is strict
     assert error_of(as_text)["details"][0]["field"] == "count"
     nowhere = call(api, "generate_address", country="FR")
