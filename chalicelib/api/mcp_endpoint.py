@@ -9,6 +9,7 @@ error body, never a protocol crash."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import MutableMapping
 from typing import Any
@@ -26,6 +27,7 @@ from chalicelib.api.endpoint import guarded_view
 from chalicelib.api.errors import error_body
 from chalicelib.api.mcp_tools import BY_NAME, TOOLS, Tool
 from chalicelib.api.openapi import API_VERSION
+from chalicelib.logs import log_event
 
 PATH = "/mcp"
 INSTRUCTIONS = (
@@ -36,6 +38,9 @@ INSTRUCTIONS = (
 )
 # Forwarded to the operation a tool call runs: who calls (its token, its address), nothing else.
 _FORWARDED = ("authorization", "x-forwarded-for")
+# What the SDK's transport reads, besides the MCP-* headers: the rest of a request's headers stay
+# out of it (a value latin-1 cannot hold would otherwise fail the exchange).
+_TRANSPORT_HEADERS = frozenset({"content-type", "accept", "last-event-id"})
 
 
 @guarded_view("POST", PATH)
@@ -68,6 +73,7 @@ def _serve(request: Request) -> Response:
         version=API_VERSION,
         instructions=INSTRUCTIONS,
         on_list_tools=_list_tools,
+        get_tool_input_schema=_input_schema,
         on_call_tool=lambda ctx, params: _call_tool(request, params),
     )
     answer: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
@@ -120,14 +126,29 @@ def _asgi_scope(request: Request) -> dict[str, Any]:
         "raw_path": PATH.encode(),
         "query_string": b"",
         "root_path": "",
-        "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()],
+        "headers": [
+            (k.lower().encode("latin-1"), v.encode("latin-1", errors="replace"))
+            for k, v in request.headers.items()
+            if k.lower() in _TRANSPORT_HEADERS or k.lower().startswith("mcp-")
+        ],
         "client": (request.context.get("identity", {}).get("sourceIp") or "", 0),
         "server": ("localhost", 443),
     }
 
 
 async def _list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
-    return types.ListToolsResult(tools=[_described(tool) for tool in TOOLS])
+    return types.ListToolsResult(tools=_listed())
+
+
+@functools.cache
+def _listed() -> list[types.Tool]:
+    """The tools as listed: the same for the life of the process (about 20 ms to build)."""
+    return [_described(tool) for tool in TOOLS]
+
+
+def _input_schema(name: str) -> dict[str, Any] | None:
+    """For the 2026-07-28 revision's check of a call's Mcp-Param headers: the listed schema."""
+    return next((dict(t.input_schema) for t in _listed() if t.name == name), None)
 
 
 def _described(tool: Tool) -> types.Tool:
@@ -151,12 +172,16 @@ async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> typ
     if tool is None:
         raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}")
     arguments = dict(params.arguments or {})
-    nested = sorted(k for k, v in arguments.items() if isinstance(v, dict | list))
-    if tool.method == "GET" and nested:  # a query or path parameter has no structure
-        return _tool_error(_not_scalar(nested), None)
     path, rest = tool.split(arguments)
-    inner = _inner_request(outer, tool, path, rest)
-    response = route_table.dispatch(tool.method, tool.path, inner, path)
+    unreadable = _unreadable(tool, arguments, path)
+    if unreadable is not None:
+        return _tool_error(unreadable, None)
+    path_params = {k: str(v) for k, v in path.items()}
+    inner = _inner_request(outer, tool, path_params, rest)
+    response = route_table.dispatch(tool.method, tool.path, inner, path_params)
+    log_event(
+        "mcp_tool", requestId=request_scope.current().request_id, tool=tool.name, status=response.status_code
+    )
     body = response.body if isinstance(response.body, dict) else json.loads(response.body)
     if response.status_code >= 400:
         retry_after = response.headers.get("Retry-After")
@@ -171,10 +196,22 @@ async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> typ
     )
 
 
-def _not_scalar(fields: list[str]) -> dict[str, Any]:
-    """The 400 the REST API would give a parameter it cannot take as text."""
-    details = [{"field": f, "message": "must be a string, number or boolean"} for f in fields]
-    message = f"invalid query: {', '.join(fields)}"
+def _unreadable(tool: Tool, arguments: dict[str, Any], path: dict[str, Any]) -> dict[str, Any] | None:
+    """The 400 the REST API would give arguments a URL cannot carry: a path parameter that is not
+    a string, a query parameter that is a list or an object. None when there is none."""
+    wrong = [(k, "path", "must be a string") for k, v in path.items() if not isinstance(v, str)]
+    if tool.method == "GET":
+        wrong += [
+            (k, "query", "must be a string, number or boolean")
+            for k, v in arguments.items()
+            if k not in path and isinstance(v, dict | list)
+        ]
+    if not wrong:
+        return None
+    wrong.sort()
+    details = [{"field": field, "message": message} for field, _, message in wrong]
+    where = wrong[0][1]
+    message = f"invalid {where}: {', '.join(field for field, _, _ in wrong)}"
     return error_body("INVALID_REQUEST", message, request_scope.current().request_id, details)
 
 

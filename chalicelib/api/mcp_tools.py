@@ -46,11 +46,11 @@ class Tool:
         scope = f" Needs a token with scope '{op.scope.value}'." if op.scope else ""
         return f"{op.summary}.{scope}\n\n{op.description}".strip()
 
-    def split(self, arguments: Json) -> tuple[dict[str, str], Json]:
+    def split(self, arguments: Json) -> tuple[Json, Json]:
         """The arguments as the path's parameters, and the rest (the query or the body)."""
         op = self.operation
         names = set(_schema(op.path_params)["properties"]) if op.path_params else set()
-        path = {k: str(v) for k, v in arguments.items() if k in names}
+        path = {k: v for k, v in arguments.items() if k in names}
         return path, {k: v for k, v in arguments.items() if k not in names}
 
 

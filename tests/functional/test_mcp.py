@@ -136,6 +136,12 @@ def test_a_bad_argument_is_a_tool_error_naming_the_field_as_the_rest_api_does(ap
         ("seed", "must be a string, number or boolean"),
         ("traits", "must be a string, number or boolean"),
     ]
+    for wrong_id in (None, 123, ["li-x"]):
+        refused = error_of(call(api, "get_address", id=wrong_id))
+        assert (refused["message"], refused["details"]) == (
+            "invalid path: id",
+            [{"field": "id", "message": "must be a string"}],
+        )
     as_text = call(api, "generate_batch", count="3", filters={"country": "LI"})  # a body is strict
     assert error_of(as_text)["details"][0]["field"] == "count"
     nowhere = call(api, "generate_address", country="FR")
@@ -176,6 +182,12 @@ def test_without_an_active_token_mcp_answers_401_in_the_api_s_error_shape(api: A
 def test_protocol_mistakes_are_json_rpc_errors_never_a_500(api: Api) -> None:
     unknown = rpc(api, "tools/call", {"name": "make_coffee", "arguments": {}})
     assert unknown["error"]["code"] == -32602
+    listed = api.client.http.post(
+        "/mcp",
+        headers={**HEADERS, **api.auth, "X-Snow": "☃"},  # not latin-1: the transport never sees it
+        body=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+    )
+    assert listed.status_code == 200
     broken = api.client.http.post("/mcp", headers={**HEADERS, **api.auth}, body=b"{not json")
     assert broken.status_code == 400
     assert json.loads(broken.body)["error"]["code"] == -32700
