@@ -115,7 +115,8 @@ def _walk(items: list[dict[str, Any]], examples: dict[str, Any], trail: str) -> 
 def _fill(url: dict[str, Any], examples: dict[str, Any]) -> None:
     for parameter in url.get("query", []):
         if parameter["key"] in examples:
-            parameter["value"] = json.dumps(examples[parameter["key"]]).strip('"')
+            value = examples[parameter["key"]]
+            parameter["value"] = value if isinstance(value, str) else json.dumps(value)  # true, 500
 
 
 def _parameter_examples(document: dict[str, Any]) -> dict[str, Any]:

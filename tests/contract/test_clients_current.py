@@ -24,6 +24,7 @@ def test_a_stale_file_is_named_with_the_command_that_mends_it(tmp_path: Path) ->
     generated = clients.generated(clients.served_document())
     assert set(generated) == {clients.SCHEMA, clients.COLLECTION, clients.ENVIRONMENT}
     assert "export interface paths" in generated[clients.SCHEMA]
+    assert '"value": "팔달구"' in generated[clients.COLLECTION]  # as written, not as \ud314\ub2ec\uad6c
     stale = {path: text + " " for path, text in generated.items()}
     assert clients.stale_files(stale) == sorted(stale)
     assert clients.stale_files(generated) == []
