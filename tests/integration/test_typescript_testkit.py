@@ -57,7 +57,7 @@ def test_the_kit_s_own_tests_pass_under_node_s_runner_live_ones_included(
     report = run(["node", "--test", *tests], KIT, service)
     assert "# fail 0" in report
     assert "# skipped 0" in report  # the live tests ran against the stack
-    assert "# pass 12" in report
+    assert "# pass 14" in report
 
 
 def test_the_packed_kit_s_playwright_fixture_fills_a_real_form_in_chromium(

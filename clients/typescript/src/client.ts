@@ -13,7 +13,9 @@ export type GenerateFilters = Omit<GenerateQuery, "country" | "seed">;
 export type BatchFilters = components["schemas"]["BatchFilters"];
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8000";
-const RETRIED = new Set([429, 503]);
+// A 429 changed nothing, so any request may be sent again; a 503 may come after a write, so only
+// requests that read are: GETs, and the two POSTs that take a body only to read (batch, translation).
+const READING_POSTS = ["/api/v1/generate/batch", "/api/v1/address-translation"];
 
 export interface ClientOptions {
   /** The service, without /api/v1 (default: AGS_BASE_URL, else make run's). */
@@ -24,6 +26,8 @@ export interface ClientOptions {
   retries?: number;
   /** A Retry-After beyond this many seconds is not waited for: the answer is returned (default 120). */
   maxWaitSeconds?: number;
+  /** A request unanswered after this many seconds is given up: AgsUnreachable (default 30). */
+  timeoutSeconds?: number;
   fetch?: typeof fetch;
   sleep?: (milliseconds: number) => Promise<void>;
 }
@@ -53,22 +57,32 @@ export class AgsUnreachable extends Error {
 export function retryAfterSeconds(value: string | null, nowMs: number = Date.now()): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  if (!/[A-Za-z]/.test(value)) return undefined; // "1.5" is neither form (Date.parse reads a year in it)
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
-/** A fetch that sends a request again, after the Retry-After it was given, while it answers 429 or 503. */
+/** Whether an answer with this status may be waited out and the request sent again. */
+export function retriable(request: Request, status: number): boolean {
+  if (status === 429) return true;
+  const reads = request.method === "GET" || READING_POSTS.some((path) => new URL(request.url).pathname.endsWith(path));
+  return status === 503 && reads;
+}
+
+/** A fetch that sends a request again, after the Retry-After it was given, while it answers 429
+ * (or 503, for a request that only reads), and gives up on one unanswered after `timeoutSeconds`. */
 export function retrying(
   inner: typeof fetch,
   retries: number,
   maxWaitSeconds: number,
   sleep: (milliseconds: number) => Promise<void>,
+  timeoutSeconds = 30,
 ): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     for (let attempt = 0; ; attempt++) {
-      const response = await inner(request.clone());
-      if (!RETRIED.has(response.status) || attempt >= retries) return response;
+      const response = await inner(request.clone(), { signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+      if (!retriable(request, response.status) || attempt >= retries) return response;
       const wait = retryAfterSeconds(response.headers.get("retry-after")) ?? 2 ** attempt;
       if (wait > maxWaitSeconds) return response;
       await response.body?.cancel();
@@ -89,7 +103,13 @@ export class AgsClient {
     this.api = createClient<paths>({
       baseUrl,
       headers: token ? { Authorization: `Bearer ${token}` } : {},
-      fetch: retrying(options.fetch ?? globalThis.fetch, options.retries ?? 4, options.maxWaitSeconds ?? 120, sleep),
+      fetch: retrying(
+        options.fetch ?? globalThis.fetch,
+        options.retries ?? 4,
+        options.maxWaitSeconds ?? 120,
+        sleep,
+        options.timeoutSeconds ?? 30,
+      ),
     });
   }
 

@@ -8,15 +8,16 @@ export interface RealFaker {
   /** The drawn record, as the service answers it. */
   readonly record: GeneratedAddress;
   readonly location: {
-    /** The number, street and unit, as the country writes its first address line. */
+    /** The street, number and unit, as the country writes its first address line. */
     streetAddress(): string;
     street(): string;
     buildingNumber(): string;
     secondaryAddress(): string;
     city(): string;
-    state(): string;
-    stateAbbr(): string;
+    /** The region; abbreviated: its ISO 3166-2 subdivision code without the country (CA for US-CA). */
+    state(options?: { abbreviated?: boolean }): string;
     zipCode(): string;
+    /** The country's English name. */
     country(): string;
     countryCode(): string;
     latitude(): number;
@@ -41,10 +42,9 @@ export function fakerFrom(record: GeneratedAddress): RealFaker {
       buildingNumber: () => text(parts.houseNumber),
       secondaryAddress: () => text(parts.unit),
       city: () => text(parts.city),
-      state: () => text(parts.region),
-      stateAbbr: () => text(parts.regionCode?.split("-")[1]),
+      state: (options) => text(options?.abbreviated ? parts.regionCode?.split("-")[1] : parts.region),
       zipCode: () => text(parts.postcode),
-      country: () => address.countryCode,
+      country: () => COUNTRY_NAMES.of(address.countryCode) ?? address.countryCode,
       countryCode: () => address.countryCode,
       latitude: () => address.coordinates.latitude,
       longitude: () => address.coordinates.longitude,
@@ -71,9 +71,17 @@ export async function realFaker(
   return fakerFrom(await source.draw(seed, filters));
 }
 
-/** The formatted address's first part up to the postcode or city: the line a form's "Address line 1" takes. */
+/** Address line 1: street, number and unit. China, Japan, Korea and Taiwan write them after the
+ * region and city, unspaced but in Korea (as the service formats them); elsewhere the formatted
+ * address begins with them, the unit after a comma. */
 function streetLine(address: GeneratedAddress["address"]): string {
-  const first = address.formattedAddress.split(",")[0]?.trim();
-  const { street, houseNumber } = address.components;
-  return first && street && first.includes(street) ? first : [houseNumber, street].filter(Boolean).join(" ");
+  const { street, houseNumber, unit } = address.components;
+  const parts = [street, houseNumber, unit].filter((part): part is string => Boolean(part));
+  if (EAST_ASIAN.has(address.countryCode)) return parts.join(address.countryCode === "KR" ? " " : "");
+  const [first = "", second] = address.formattedAddress.split(", ");
+  if (!street || !first.includes(street)) return parts.join(" ");
+  return unit && second === unit ? `${first}, ${unit}` : first;
 }
+
+const EAST_ASIAN = new Set(["CN", "JP", "KR", "TW"]);
+const COUNTRY_NAMES = new Intl.DisplayNames(["en"], { type: "region" });

@@ -3,6 +3,7 @@ export {
   AgsError,
   AgsUnreachable,
   DEFAULT_BASE_URL,
+  retriable,
   retrying,
   retryAfterSeconds,
   type Address,

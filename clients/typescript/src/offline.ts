@@ -48,7 +48,8 @@ export class Offline implements AddressSource {
         }),
     );
     if (matching.length === 0) throw new Error(`no exported address matches ${JSON.stringify(filters)}`);
-    const key = [seed, country, ...COMPONENTS.map((name) => filters[name] ?? "")].join("\u001f");
+    // Filters match without case, so their case does not change the draw either.
+    const key = [seed, country, ...COMPONENTS.map((name) => (filters[name] ?? "").toLowerCase())].join("\u001f");
     const digest = createHash("sha256").update(key).digest();
     return matching[Number(digest.readBigUInt64BE(0) % BigInt(matching.length))] as GeneratedAddress;
   }

@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 
-import { AgsClient, AgsError, AgsUnreachable, retryAfterSeconds } from "../src/client.js";
+import { AgsClient, AgsError, AgsUnreachable, retriable, retryAfterSeconds } from "../src/client.js";
 
-type Answer = { status: number; headers?: Record<string, string>; body: unknown };
+type Answer = { status: number; headers?: Record<string, string>; body: unknown; delayMs?: number };
 
 /** A stand-in for the service: answers each request with the next scripted answer, and records it. */
 class Scripted {
@@ -33,6 +33,8 @@ class Scripted {
     for await (const chunk of req) body += chunk;
     this.seen.push({ method: req.method ?? "", url: req.url ?? "", body, authorization: req.headers.authorization });
     const next = this.answers.shift() ?? { status: 500, body: { error: { code: "INTERNAL_ERROR", message: "unscripted" } } };
+    if (next.delayMs) await new Promise((done) => setTimeout(done, next.delayMs));
+    if (res.destroyed) return;
     res.writeHead(next.status, { "Content-Type": "application/json", ...next.headers });
     res.end(JSON.stringify(next.body));
   }
@@ -59,6 +61,7 @@ describe("the client", () => {
     assert.equal(retryAfterSeconds("Sat, 28 Nov 2026 12:00:10 GMT", now), 10);
     assert.equal(retryAfterSeconds("Sat, 28 Nov 2026 11:59:00 GMT", now), 0);
     assert.equal(retryAfterSeconds("soon", now), undefined);
+    assert.equal(retryAfterSeconds("1.5", now), undefined); // Date.parse would read a year in it
     assert.equal(retryAfterSeconds(null, now), undefined);
   });
 
@@ -90,6 +93,27 @@ describe("the client", () => {
     service.script({ ...LIMITED, headers: { "Retry-After": "3600" } });
     await assert.rejects(client().generate("NL"), AgsError);
     assert.deepEqual(waits, []);
+  });
+
+  it("retries a 503 only for a request that reads; a 429 for any", async () => {
+    waits.length = 0;
+    const unavailable = { status: 503, headers: { "Retry-After": "1" }, body: { error: { code: "SERVICE_UNAVAILABLE", message: "x" } } };
+    service.script(unavailable, { status: 200, body: { data: {} } });
+    const translated = await client().api.POST("/api/v1/address-translation", {
+      body: { addressId: "ad-x", targetLocale: "en" },
+    });
+    assert.equal(translated.response.status, 200);
+    assert.equal(service.seen.length, 2); // translation only reads: sent again
+    const write = new Request(`${service.url}/api/v1/admin/tokens`, { method: "POST" });
+    assert.equal(retriable(write, 503), false); // may have written: not sent again
+    assert.equal(retriable(write, 429), true); // refused before anything was done
+    assert.equal(retriable(new Request(`${service.url}/api/v1/generate`), 503), true);
+  });
+
+  it("gives up on a request unanswered past its timeout: the service is unreachable", async () => {
+    service.script({ status: 200, body: {}, delayMs: 2000 });
+    const impatient = new AgsClient({ baseUrl: service.url, timeoutSeconds: 0.2, retries: 0 });
+    await assert.rejects(impatient.generate("NL"), AgsUnreachable);
   });
 
   it("sends the filters as the query", async () => {

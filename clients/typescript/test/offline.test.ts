@@ -37,6 +37,7 @@ describe("offline mode", () => {
     const city = first.address.components.city ?? "";
     const inCity = await offline.draw("x", { country, city: city.toUpperCase() });
     assert.equal(inCity.address.components.city, city);
+    assert.deepEqual(await offline.draw("x", { country, city: city.toLowerCase() }), inCity); // case: same draw
     await assert.rejects(offline.draw("x", { country: "ZZ" }), /no exported address/);
     await assert.rejects(offline.draw("x", { country, q: "Main" }), /country and components only/);
   });
@@ -62,8 +63,12 @@ describe("the faker-js-style view", () => {
       assert.equal(fake.location.zipCode(), address.components.postcode ?? "");
       assert.equal(fake.location.city(), address.components.city ?? "");
       assert.equal(fake.location.countryCode(), address.countryCode);
+      assert.equal(fake.location.country(), { AD: "Andorra", JP: "Japan" }[address.countryCode]);
       assert.equal(fake.location.timeZone(), address.timeZone);
-      assert.ok(fake.location.streetAddress().includes(address.components.street ?? ""), fake.location.streetAddress());
+      const { street, houseNumber } = address.components;
+      const line = address.countryCode === "JP" ? `${street}${houseNumber}` : `${street} ${houseNumber}`;
+      assert.equal(fake.location.streetAddress(), line); // never the postcode, region or city
+      assert.equal(fake.location.state({ abbreviated: true }), address.components.regionCode?.split("-")[1]);
       assert.equal(fake.date.birthdate().toISOString().slice(0, 10), profile.dateOfBirth);
     }
   });
