@@ -38,3 +38,23 @@ def test_an_error_is_a_message_and_exit_code_1(tmp_path: Path, capsys: pytest.Ca
         code = main(["export", "--country", "AD", "--count", "5", "--base-url", service.url, "--quiet"])
     assert code == 1
     assert "400" in capsys.readouterr().err
+
+
+def test_mcp_without_a_token_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("AGS_TOKEN", raising=False)
+    assert main(["mcp"]) == 1
+    assert (
+        capsys.readouterr().err
+        == "ags mcp: set AGS_TOKEN to a token of the service (make token prints one)\n"
+    )
+
+
+def test_mcp_with_no_service_to_relay_to_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("AGS_TOKEN", "ags_x_y")
+    assert main(["mcp", "--base-url", "http://127.0.0.1:9"]) == 1  # the discard port: nothing listens
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("ags mcp: http://127.0.0.1:9/mcp refused the token or did not answer: ")

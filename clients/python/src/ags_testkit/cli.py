@@ -18,7 +18,7 @@ from typing import IO
 
 from tqdm import tqdm
 
-from ags_testkit.client import ApiError, Client, SnapshotChanged, Unreachable, ndjson_lines
+from ags_testkit.client import DEFAULT_BASE_URL, ApiError, Client, SnapshotChanged, Unreachable, ndjson_lines
 
 FILTERS = (
     "region",
@@ -53,13 +53,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _mcp(base_url: str | None) -> int:
+    """Serve until the agent closes stdin; a missing token, or a service that refuses it or does
+    not answer, is one line on standard error (what a desktop agent's log shows), not a traceback."""
     try:
         from ags_testkit import mcp_bridge
     except ImportError:
         print("ags mcp: install the MCP extra: pip install 'ags-testkit[mcp]'", file=sys.stderr)
         return 1
-    mcp_bridge.run(base_url or os.environ.get("AGS_BASE_URL"), os.environ.get("AGS_TOKEN"))
+    token = os.environ.get("AGS_TOKEN")
+    if not token:
+        print("ags mcp: set AGS_TOKEN to a token of the service (make token prints one)", file=sys.stderr)
+        return 1
+    url = (base_url or os.environ.get("AGS_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+    try:
+        mcp_bridge.run(url, token)
+    except Exception as error:  # noqa: BLE001 - told to the agent's log in one line
+        print(f"ags mcp: {url}/mcp refused the token or did not answer: {_innermost(error)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _innermost(error: BaseException) -> BaseException:
+    """The first error inside exception groups (anyio's task groups wrap what failed)."""
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
 
 
 def export(client: Client, args: argparse.Namespace, out: IO[str]) -> int:
