@@ -1,5 +1,5 @@
 """The Model Context Protocol over Streamable HTTP at /mcp, for test agents, on the official MCP
-Python SDK: stateless, answering JSON (a Lambda holds no session and no stream).
+Python SDK (the exchange itself: api/mcp_exchange.py).
 
 Every /mcp request needs an active bearer token, as the REST API does (401 in the same error shape
 otherwise). A tool call runs the REST operation it names (api/mcp_tools.py) through that
@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import MutableMapping
 from typing import Any
 
-import anyio
 import mcp_types as types
 from chalice.app import Request, Response
 from mcp.server.lowlevel import Server
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 
 from chalicelib.api import request_scope, route_table
 from chalicelib.api.endpoint import guarded_view
 from chalicelib.api.errors import error_body
+from chalicelib.api.mcp_exchange import exchange
 from chalicelib.api.mcp_tools import BY_NAME, TOOLS, Tool
 from chalicelib.api.openapi import API_VERSION
 from chalicelib.logs import log_event
@@ -38,9 +35,6 @@ INSTRUCTIONS = (
 )
 # Forwarded to the operation a tool call runs: who calls (its token, its address), nothing else.
 _FORWARDED = ("authorization", "x-forwarded-for")
-# What the SDK's transport reads, besides the MCP-* headers: the rest of a request's headers stay
-# out of it (a value latin-1 cannot hold would otherwise fail the exchange).
-_TRANSPORT_HEADERS = frozenset({"content-type", "accept", "last-event-id"})
 
 
 @guarded_view("POST", PATH)
@@ -67,7 +61,7 @@ def _not_allowed(why: str) -> Response:
 
 
 def _serve(request: Request) -> Response:
-    """One HTTP exchange with the SDK's stateless session manager, as an ASGI server would run it."""
+    """The request answered by a server whose tool calls run as this caller's REST requests."""
     server: Server[Any] = Server(
         "address-generation-service",
         version=API_VERSION,
@@ -76,64 +70,7 @@ def _serve(request: Request) -> Response:
         get_tool_input_schema=_input_schema,
         on_call_tool=lambda ctx, params: _call_tool(request, params),
     )
-    answer: dict[str, Any] = {"status": 500, "headers": [], "body": b""}
-
-    messages: list[MutableMapping[str, Any]] = [
-        {"type": "http.request", "body": request.raw_body or b"", "more_body": False}
-    ]
-
-    async def receive() -> MutableMapping[str, Any]:
-        # The body, then the client gone: nothing else can arrive within one API Gateway exchange.
-        return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            answer["status"], answer["headers"] = message["status"], message.get("headers", [])
-        elif message["type"] == "http.response.body":
-            answer["body"] += message.get("body", b"")
-
-    async def exchange() -> None:
-        manager = StreamableHTTPSessionManager(
-            app=server,
-            json_response=True,
-            stateless=True,
-            # The bearer token, not the Host header, guards this endpoint: API Gateway's host is ours.
-            security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-        )
-        async with manager.run():
-            await manager.handle_request(_asgi_scope(request), receive, send)
-
-    anyio.run(exchange)
-    # Named as Chalice names them (it adds a Content-Type unless one is spelled so); the gateway
-    # sets the length.
-    headers = {_title(k.decode("latin-1")): v.decode("latin-1") for k, v in answer["headers"]}
-    headers.pop("Content-Length", None)
-    return Response(answer["body"].decode("utf-8"), headers=headers, status_code=int(answer["status"]))
-
-
-def _title(name: str) -> str:
-    return "-".join(part.capitalize() for part in name.split("-"))
-
-
-def _asgi_scope(request: Request) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": request.method,
-        "scheme": "https",
-        "path": PATH,
-        "raw_path": PATH.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (k.lower().encode("latin-1"), v.encode("latin-1", errors="replace"))
-            for k, v in request.headers.items()
-            if k.lower() in _TRANSPORT_HEADERS or k.lower().startswith("mcp-")
-        ],
-        "client": (request.context.get("identity", {}).get("sourceIp") or "", 0),
-        "server": ("localhost", 443),
-    }
+    return exchange(server, request)
 
 
 async def _list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
