@@ -8,9 +8,7 @@ tests/contract/clients and requirements-clients.txt, installed by `make install`
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.local_stack import Stack, synced_local_stack
+from tests.support.processes import run_ok
 
 pytestmark = pytest.mark.integration
 
@@ -60,13 +59,13 @@ def test_the_generated_python_client_type_checks_strictly_and_calls_every_operat
         "package_name_override: ags_client\nproject_name_override: ags-client\npost_hooks: []\n"
     )
     generator = [str(CLIENTS_VENV / "openapi-python-client"), "generate", "--path", str(served)]
-    _run(
+    run_ok(
         [*generator, "--meta", "none", "--config", str(config), "--output-path", str(tmp_path / "ags_client")]
     )
     shutil.copy(CLIENTS / "calls.py", tmp_path / "calls.py")
     env = {"PYTHONPATH": str(tmp_path), "MYPY_CACHE_DIR": str(tmp_path / ".mypy_cache")}
-    _run([str(CLIENTS_VENV / "mypy"), "--strict", "ags_client", "calls.py"], tmp_path, env)
-    done = _run([str(CLIENTS_VENV / "python"), "calls.py"], tmp_path, {**env, **_auth(stack)})
+    run_ok([str(CLIENTS_VENV / "mypy"), "--strict", "ags_client", "calls.py"], tmp_path, env)
+    done = run_ok([str(CLIENTS_VENV / "python"), "calls.py"], tmp_path, {**env, **_auth(stack)})
     assert f"{PUBLIC_OPERATIONS} operations, 0 failed" in done.stdout
 
 
@@ -77,10 +76,10 @@ def test_the_generated_typescript_client_type_checks_strictly_and_calls_every_op
         shutil.copy(CLIENTS / name, tmp_path / name)
     (tmp_path / "package.json").write_text('{"type": "module"}')
     (tmp_path / "node_modules").symlink_to(CLIENTS / "node_modules")
-    _run([str(NODE_BIN / "openapi-typescript"), str(served), "-o", str(tmp_path / "schema.d.ts")], tmp_path)
-    _run([str(NODE_BIN / "tsc"), "-p", "tsconfig.json", "--outDir", "build"], tmp_path)
+    run_ok([str(NODE_BIN / "openapi-typescript"), str(served), "-o", str(tmp_path / "schema.d.ts")], tmp_path)
+    run_ok([str(NODE_BIN / "tsc"), "-p", "tsconfig.json", "--outDir", "build"], tmp_path)
     (tmp_path / "build" / "package.json").write_text('{"type": "module"}')
-    done = _run(["node", "build/calls.js"], tmp_path, _auth(stack))
+    done = run_ok(["node", "build/calls.js"], tmp_path, _auth(stack))
     assert f"{PUBLIC_OPERATIONS} operations, 0 failed" in done.stdout
 
 
@@ -89,10 +88,12 @@ def test_the_postman_collection_as_converted_runs_green_with_newman(
 ) -> None:
     collection, report = tmp_path / "collection.json", tmp_path / "run.json"
     options = "parametersResolution=Example,enableOptionalParameters=false,folderStrategy=Tags"
-    _run([str(NODE_BIN / "openapi2postmanv2"), "-s", str(served), "-o", str(collection), "-p", "-O", options])
+    run_ok(
+        [str(NODE_BIN / "openapi2postmanv2"), "-s", str(served), "-o", str(collection), "-p", "-O", options]
+    )
     newman = [str(NODE_BIN / "newman"), "run", str(collection), "--reporters", "json"]
     newman += ["--reporter-json-export", str(report), "--env-var", f"baseUrl={_base(stack)}"]
-    _run([*newman, "--env-var", f"bearerToken={stack.dev_token}"], tmp_path)
+    run_ok([*newman, "--env-var", f"bearerToken={stack.dev_token}"], tmp_path)
     executions = json.loads(report.read_text())["run"]["executions"]
     answered = {
         (e["request"]["method"], "/".join(e["request"]["url"]["path"])): e["response"]["code"]
@@ -114,7 +115,7 @@ def test_the_committed_postman_collection_runs_green_with_newman(stack: Stack, t
     ]
     newman += ["-e", str(POSTMAN / "local.postman_environment.json"), "--reporters", "json"]
     newman += ["--reporter-json-export", str(report), "--env-var", f"baseUrl={_base(stack)}"]
-    _run([*newman, "--env-var", f"bearerToken={stack.dev_token}"], tmp_path)  # exit 0: every test passed
+    run_ok([*newman, "--env-var", f"bearerToken={stack.dev_token}"], tmp_path)  # exit 0: every test passed
     run = json.loads(report.read_text())["run"]
     assert run["stats"]["assertions"] == {"total": PUBLIC_OPERATIONS, "pending": 0, "failed": 0}
     answered = {
@@ -127,7 +128,7 @@ def test_the_committed_postman_collection_runs_green_with_newman(stack: Stack, t
 def test_the_bruno_collection_holds_every_operation(served: Path, tmp_path: Path) -> None:
     out = tmp_path / "bruno"
     argv = [str(NODE_BIN / "bru"), "import", "openapi", "-s", str(served), "-o", str(out), "-n", "AGS"]
-    _run([*argv, "--collection-format", "bru"], tmp_path)
+    run_ok([*argv, "--collection-format", "bru"], tmp_path)
     requests = [p for p in out.rglob("*.bru") if p.name not in {"folder.bru", "collection.bru"}]
     requests = [p for p in requests if "environments" not in p.parts]
     assert len(requests) == PUBLIC_OPERATIONS
@@ -141,19 +142,3 @@ def _base(stack: Stack) -> str:
 
 def _auth(stack: Stack) -> dict[str, str]:
     return {"AGS_BASE_URL": _base(stack), "AGS_TOKEN": stack.dev_token}
-
-
-def _run(
-    argv: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        argv,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, f"{argv[0]}: {done.stdout[-4000:]}{done.stderr[-4000:]}"
-    return done

@@ -11,17 +11,9 @@ import pytest
 
 from chalicelib import deps
 from chalicelib.api.models.addresses import GenerateQuery, GenerateResponse
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import MCP_TOOLS, Api, api_over, synced_pool
 from tests.support.factories import bearer, issue_token
 
-TOOLS = {
-    "generate_address",
-    "generate_batch",
-    "get_address",
-    "search_locations",
-    "translate_address",
-    "list_countries",
-}
 HEADERS = {
     "Content-Type": "application/json",
     "Accept": "application/json, text/event-stream",
@@ -65,7 +57,7 @@ def error_of(result: Any) -> Any:
 
 def test_the_tools_are_the_rest_operations_with_their_own_models_schemas(api: Api) -> None:
     tools = {t["name"]: t for t in rpc(api, "tools/list")["result"]["tools"]}
-    assert set(tools) == TOOLS
+    assert list(tools) == MCP_TOOLS
     generate = tools["generate_address"]
     assert (
         generate["inputSchema"]["properties"] == GenerateQuery.model_json_schema(by_alias=True)["properties"]
@@ -164,7 +156,7 @@ def test_each_tool_call_counts_against_the_token_s_rate_limit_and_listing_does_n
 ) -> None:
     limited = bearer(issue_token(pool.stores.tokens, pool.clock, rate_per_minute=2))
     for _ in range(3):
-        assert len(rpc(api, "tools/list", auth=limited)["result"]["tools"]) == len(TOOLS)
+        assert len(rpc(api, "tools/list", auth=limited)["result"]["tools"]) == len(MCP_TOOLS)
     assert [call(api, "list_countries", auth=limited).get("isError") for _ in range(2)] == [False, False]
     third = call(api, "list_countries", auth=limited)
     assert error_of(third)["code"] == "RATE_LIMITED"

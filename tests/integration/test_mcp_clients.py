@@ -18,6 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.api import MCP_TOOLS
 from tests.support.local_stack import Stack
 
 pytestmark = pytest.mark.integration
@@ -25,14 +26,6 @@ pytestmark = pytest.mark.integration
 AGENTS = Path(__file__).parents[1] / "contract" / "agents" / "node_modules"
 NODE = AGENTS / ".bin" / "node"
 INSPECTOR = AGENTS / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
-TOOLS = [
-    "generate_address",
-    "generate_batch",
-    "get_address",
-    "search_locations",
-    "translate_address",
-    "list_countries",
-]
 # What a checkout form asks for, and the line of the tool's text an agent copies into each field.
 FORM = {
     "name": "Name",
@@ -83,7 +76,7 @@ def test_the_sdk_client_lists_the_tools_and_fills_a_form_from_generate(
         return client.protocol_version, [t.name for t in listed.tools], drawn
 
     protocol, names, drawn = over_http(synced_stack, token, mode, work)
-    assert (protocol, names) == (revision, TOOLS)
+    assert (protocol, names) == (revision, MCP_TOOLS)
     assert drawn.is_error is False
     result = drawn.structured_content["data"]["result"]
     address, profile = result["address"], result["profile"]
@@ -144,7 +137,7 @@ def test_the_mcp_inspector_lists_portable_tools_and_calls_them_as_a_third_party_
 ) -> None:
     assert INSPECTOR.exists(), "make install sets up tests/contract/agents"
     code, listed = inspector(synced_stack, token, tmp_path, "--method", "tools/list", "--strict")
-    assert (code, [t["name"] for t in listed["tools"]]) == (0, TOOLS)  # --strict: no portability problem
+    assert (code, [t["name"] for t in listed["tools"]]) == (0, MCP_TOOLS)  # --strict: no portability problem
     call = ["--method", "tools/call", "--tool-name", "generate_address"]
     seeded = ["--tool-arg", "country=NL", "seed=inspector"]
     code, drawn = inspector(synced_stack, token, tmp_path, *call, *seeded)

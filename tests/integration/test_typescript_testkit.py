@@ -5,14 +5,13 @@ quickstart, examples/)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.support.local_stack import Stack
+from tests.support.processes import run_ok
 
 pytestmark = pytest.mark.integration
 
@@ -31,30 +30,16 @@ def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`npm pack` (its prepack builds with tsc --strict): the tarball a tester installs."""
     assert (NODE_BIN / "tsc").exists(), "make install sets up clients/typescript"
     into = tmp_path_factory.mktemp("pack")
-    run(["npm", "pack", "--pack-destination", str(into), "--silent"], KIT)
+    run_ok(["npm", "pack", "--pack-destination", str(into), "--silent"], KIT)
     [tarball] = into.glob("ags-testkit-*.tgz")
     return tarball
-
-
-def run(argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(
-        argv,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, f"{argv}: {done.stdout[-4000:]}{done.stderr[-4000:]}"
-    return done.stdout
 
 
 def test_the_kit_s_own_tests_pass_under_node_s_runner_live_ones_included(
     packed: Path, service: dict[str, str]
 ) -> None:
     tests = sorted(str(p.relative_to(KIT)) for p in (KIT / "dist" / "test").glob("*.test.js"))
-    report = run(["node", "--test", *tests], KIT, service)
+    report = run_ok(["node", "--test", *tests], KIT, service).stdout
     assert "# fail 0" in report
     assert "# skipped 0" in report  # the live tests ran against the stack
     assert "# pass 14" in report
@@ -68,8 +53,8 @@ def test_the_packed_kit_s_playwright_fixture_fills_a_real_form_in_chromium(
     (tmp_path / "package.json").write_text('{"name": "shop-tests", "private": true, "type": "module"}')
     # From npm's cache when make install has fetched the same versions (prefer-offline).
     install = ["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"]
-    run([*install, str(packed), "@playwright/test@1.65.1"], tmp_path)
+    run_ok([*install, str(packed), "@playwright/test@1.65.1"], tmp_path)
     for example in (tmp_path / "node_modules" / "ags-testkit" / "examples").iterdir():
         shutil.copy(example, tmp_path / example.name)
-    report = run(["npx", "playwright", "test"], tmp_path, {**service, "CHROMIUM_PATH": chromium})
+    report = run_ok(["npx", "playwright", "test"], tmp_path, {**service, "CHROMIUM_PATH": chromium}).stdout
     assert "1 passed" in report

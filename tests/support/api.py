@@ -77,6 +77,17 @@ class Api:
         return json.loads(response.body)
 
 
+# The MCP endpoint's tools, in the order it lists them (api/mcp_tools.py).
+MCP_TOOLS = [
+    "generate_address",
+    "generate_batch",
+    "get_address",
+    "search_locations",
+    "translate_address",
+    "list_countries",
+]
+
+
 def served_addresses(wired: deps.Dependencies, country: str) -> list[PublishedAddress]:
     """Every address the country's active snapshot serves, read from the pool: what a filter's
     test compares the API's answers with."""
