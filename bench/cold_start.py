@@ -8,7 +8,8 @@ pair, its median printed):
   bare boto3 GetItem of a pool item (a client made, a connection opened, an item read).
 
 Both sides run with their bytecode compiled, as the Lambda package carries it (`infra/aws/bytecode.py`).
-Then the first request of every endpoint, each in a process of its own. Against DynamoDB Local
+Then the first request of every endpoint, each in a process of its own (/mcp: a tools/call of
+generate_address). Against DynamoDB Local
 holding a small real pool (AD).
 
     .venv/bin/python -m bench.cold_start [PAIRS]
@@ -65,7 +66,8 @@ imported = time.perf_counter()
 method, resource, path, query, body, token = json.loads(sys.argv[1])
 event = {
     "resource": resource, "path": path, "httpMethod": method,
-    "headers": {"Authorization": "Bearer " + token, "Content-Type": "application/json", "Host": "localhost"},
+    "headers": {"Authorization": "Bearer " + token, "Content-Type": "application/json", "Host": "localhost",
+                "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"},
     "multiValueHeaders": None,
     "queryStringParameters": {k: v[-1] for k, v in query.items()} or None,
     "multiValueQueryStringParameters": query or None,
@@ -92,6 +94,8 @@ def _endpoints(address_id: str) -> list[tuple[str, str, str, dict[str, list[str]
     translation = json.dumps({"addressId": address_id, "targetLocale": "en"})
     batch = json.dumps({"count": 10, "filters": {"country": COUNTRY}})
     where = {"country": [COUNTRY]}
+    call = {"name": "generate_address", "arguments": {"country": COUNTRY}}
+    mcp = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
     return [
         ("GET", "/api/v1/health", "/api/v1/health", {}, ""),
         ("GET", "/api/v1/ready", "/api/v1/ready", {}, ""),
@@ -108,6 +112,7 @@ def _endpoints(address_id: str) -> list[tuple[str, str, str, dict[str, list[str]
          {**where, "childType": ["region"]}, ""),
         ("GET", "/api/v1/client-context", "/api/v1/client-context", {"ip": ["8.8.8.8"]}, ""),
         ("POST", "/api/v1/address-translation", "/api/v1/address-translation", {}, translation),
+        ("POST", "/mcp", "/mcp", {}, mcp),
     ]  # fmt: skip
 
 
