@@ -78,6 +78,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
         sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))
         sync.start_unless_current()
+        print(f"MCP for test agents: http://127.0.0.1:{port}/mcp (the dev token; docs/agents.md)", flush=True)
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
         # Unbuffered, so the API's JSON request log reaches the terminal line by line.
         api = subprocess.Popen(
