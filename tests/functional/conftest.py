@@ -14,6 +14,7 @@ from moto import mock_aws
 from app import app
 from chalicelib import deps
 from chalicelib.storage.dynamodb.tables import create_missing_tables
+from tests.support.api import Api, api_over
 from tests.support.factories import make_settings
 from tests.support.fakes import FakeClock
 from tests.support.ipdb import write_ip_database
@@ -37,6 +38,14 @@ def dependencies(aws_env: None, clock: FakeClock, ip_database: Path) -> Iterator
         create_missing_tables(wired.stores)
         deps.use(wired)
         yield wired
+
+
+@pytest.fixture
+def api(pool: deps.Dependencies) -> Iterator[Api]:
+    """The API over the module's synced `pool` (each module that asks for it defines its own),
+    with a generate token; a module wanting another scope defines its own `api`."""
+    with api_over(pool) as client:
+        yield client
 
 
 @pytest.fixture

@@ -29,12 +29,6 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies
         yield wired
 
 
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
-
-
 def context(api: Api, ip: str) -> dict[str, Any]:
     data: dict[str, Any] = api.get(CONTEXT, ip=ip)["data"]
     return data

@@ -14,7 +14,7 @@ import pytest
 
 from chalicelib import deps
 from chalicelib.api.export_formats import CSV_COLUMNS
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import MIXED_SOURCES
 
@@ -25,12 +25,6 @@ pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is 
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("export"), MIXED_SOURCES) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _pages(api: Api, **params: object) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from app import app
 from chalicelib import deps
 from chalicelib.domain.locations import LocationType
 from chalicelib.reference.time_zones import zone_at
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import MIXED_SOURCES
@@ -30,12 +30,6 @@ RESERVED_DOMAINS = {"example.com", "example.net", "example.org"}
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("gen"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _location_id(pool: deps.Dependencies, country: str, kind: LocationType, value: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, synced_pool
 from tests.support.factories import SOURCES
 
 pytestmark = pytest.mark.skipif(not SOURCES.exists(), reason="shared/sources is not beside the checkout")
@@ -23,12 +23,6 @@ SYNCED = ["nl-countrywide-bag", "osm-renkum-nl", "no-countrywide-kartverket", "o
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("licences"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _every(api: Api, country: str, **params: object) -> list[dict[str, Any]]:

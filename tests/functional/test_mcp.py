@@ -11,7 +11,7 @@ import pytest
 
 from chalicelib import deps
 from chalicelib.api.models.addresses import GenerateQuery, GenerateResponse
-from tests.support.api import MCP_TOOLS, Api, api_over, synced_pool
+from tests.support.api import MCP_TOOLS, Api, synced_pool
 from tests.support.factories import bearer, issue_token
 
 HEADERS = {
@@ -25,12 +25,6 @@ HEADERS = {
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("mcp"), ["osm-liechtenstein-li"]) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def rpc(

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from tests.support.api import Api, api_over, synced_pool
+from tests.support.api import Api, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import Cut
 
@@ -35,12 +35,6 @@ COMPONENT = {
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("variants"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _published(api: Api, address_id: str) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from tests.support.api import Api, api_over, served_addresses, synced_pool
+from tests.support.api import Api, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import ALL, Cut
 
@@ -24,12 +24,6 @@ CENTRE = (42.5075, 1.5218)  # Plaça del Poble, Andorra la Vella
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("places"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _metres(lat1: float, lon1: float, lat2: float, lon2: float) -> float:

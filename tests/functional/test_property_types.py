@@ -10,7 +10,7 @@ import pytest
 
 from chalicelib import deps
 from chalicelib.domain.addresses import PropertyType
-from tests.support.api import Api, api_over, served_addresses, synced_pool
+from tests.support.api import Api, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import ALL, Cut
 
@@ -38,12 +38,6 @@ CASES = [
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("premises"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _of_type(pool: deps.Dependencies, country: str, kind: str) -> set[str]:

@@ -14,7 +14,7 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.traits import traits_of
 from chalicelib.reference.formatting import street_line
 from chalicelib.services.marks import ALL_TRAITS
-from tests.support.api import Api, api_over, served_addresses, synced_pool
+from tests.support.api import Api, served_addresses, synced_pool
 from tests.support.factories import SOURCES
 from tests.support.sync import TRANSLATION_SOURCES, Cut
 
@@ -42,12 +42,6 @@ CASES = [
 def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies]:
     with synced_pool(tmp_path_factory.mktemp("traits"), SYNCED) as wired:
         yield wired
-
-
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
 
 
 def _having(pool: deps.Dependencies, country: str, trait: str) -> set[str]:

@@ -26,12 +26,6 @@ def pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[deps.Dependencies
         yield wired
 
 
-@pytest.fixture
-def api(pool: deps.Dependencies) -> Iterator[Api]:
-    with api_over(pool) as client:
-        yield client
-
-
 def address(api: Api, country: str, **filters: str) -> dict[str, Any]:
     found: dict[str, Any] = api.get("/api/v1/generate", country=country, seed="t", **filters)["data"][
         "result"
