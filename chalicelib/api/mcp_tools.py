@@ -5,6 +5,7 @@ paste into a form, field by field."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,11 +26,10 @@ class Tool:
     path: str  # the REST operation's
     text: Callable[[Json], str]  # the short text form of a success's JSON
 
-    @property
+    @functools.cached_property
     def operation(self) -> Operation:
-        route_table.load(
-            next(r.module for r in route_table.ROUTES if (r.method, r.path) == (self.method, self.path))
-        )
+        """Its REST operation, the route's module imported first (once per process: a call reads it)."""
+        route_table.load(route_table.route(self.method, self.path).module)
         return next(op for op in OPERATIONS if (op.method, op.path) == (self.method, self.path))
 
     def input_schema(self) -> Json:
@@ -48,8 +48,8 @@ class Tool:
 
     def split(self, arguments: Json) -> tuple[Json, Json]:
         """The arguments as the path's parameters, and the rest (the query or the body)."""
-        op = self.operation
-        names = set(_schema(op.path_params)["properties"]) if op.path_params else set()
+        model = self.operation.path_params
+        names = {f.alias or n for n, f in model.model_fields.items()} if model else set()
         path = {k: v for k, v in arguments.items() if k in names}
         return path, {k: v for k, v in arguments.items() if k not in names}
 

@@ -94,8 +94,12 @@ def handle(route: Route, request: Request, path_params: dict[str, str]) -> Respo
 def dispatch(method: str, path: str, request: Request, path_params: dict[str, str]) -> Response:
     """Answer `request` as the route for (method, path) does, from within another route (an MCP
     tool call runs the REST operation it names, through the same pipeline)."""
-    route = next(r for r in ROUTES if (r.method, r.path) == (method, path))
-    return _answer(route, request, path_params)
+    return _answer(route(method, path), request, path_params)
+
+
+def route(method: str, path: str) -> Route:
+    """The table's entry for (method, path)."""
+    return next(r for r in ROUTES if (r.method, r.path) == (method, path))
 
 
 def _answer(route: Route, request: Request, path_params: dict[str, str]) -> Response:
