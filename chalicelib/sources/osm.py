@@ -1,8 +1,9 @@
 """OpenStreetMap extracts (PBF or XML, optionally gz/bz2) read with pyosmium.
 
 Address objects are nodes, ways and multipolygon relations carrying addr:housenumber together with
-addr:street or addr:place. Nodes give their own position; ways the centroid of their outline (from
-node locations); relations the centroid of their assembled area's outer rings."""
+addr:street or addr:place. Nodes give their own position; a closed way the area centroid of its
+outline (an open one the mean of its nodes); a relation the area centroid of its assembled
+multipolygon, outer rings less their holes."""
 
 from __future__ import annotations
 
@@ -81,28 +82,56 @@ def _identity_and_position(obj: object) -> tuple[str, Point] | None:
         points = [(n.lon, n.lat) for n in obj.nodes if n.location.valid()]
         return (f"way/{obj.id}", centroid(points)) if points else None
     if isinstance(obj, osmium.osm.Area) and not obj.from_way():
-        rings = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
-        largest = max(rings, key=lambda ring: abs(_signed_area(ring)), default=[])
-        return (f"relation/{obj.orig_id()}", centroid(largest)) if largest else None
+        outers = [[(n.lon, n.lat) for n in ring] for ring in obj.outer_rings()]
+        inners = [
+            [(n.lon, n.lat) for n in ring] for outer in obj.outer_rings() for ring in obj.inner_rings(outer)
+        ]
+        located = area_centroid(outers, inners)
+        return (f"relation/{obj.orig_id()}", located) if located else None
     return None  # areas built from ways: the way itself is read
 
 
 def centroid(points: Sequence[Point]) -> Point:
     """Area centroid of a closed ring; the mean of the points for a line or a degenerate ring."""
     closed = len(points) > 3 and points[0] == points[-1]
-    area = _signed_area(points) if closed else 0.0
+    return (area_centroid([points]) if closed else None) or _mean(points)
+
+
+def area_centroid(outers: Sequence[Sequence[Point]], inners: Sequence[Sequence[Point]] = ()) -> Point | None:
+    """The area centroid of outer rings less their holes; None when they enclose no area.
+
+    The shoelace sums run in a frame whose origin is the first vertex: on raw degrees, far from
+    (0, 0), each cross product is ~10^3 while the building's is ~10^-8, and the sums cancel to
+    tens or hundreds of metres of error (New York's 12 Bank St was served 184 m away). A frame
+    moved by a constant is exact, and degrees to a local metric frame are affine at a building's
+    scale, so this is the centroid a metric projection gives."""
+    rings = [r for r in (*outers, *inners) if len(r) > 2]
+    if not rings:
+        return None
+    ox, oy = rings[0][0]
+    area = cx = cy = 0.0
+    for ring, sign in [(r, 1.0) for r in outers if len(r) > 2] + [(r, -1.0) for r in inners if len(r) > 2]:
+        local = [(x - ox, y - oy) for x, y in ring]
+        if local[0] != local[-1]:
+            local.append(local[0])
+        a = rx = ry = 0.0
+        for (x0, y0), (x1, y1) in pairwise(local):
+            cross = x0 * y1 - x1 * y0
+            a += cross
+            rx += (x0 + x1) * cross
+            ry += (y0 + y1) * cross
+        # Outer rings add and holes subtract whatever way round each is drawn.
+        orient = sign if a >= 0 else -sign
+        area += orient * a / 2
+        cx += orient * rx / 6
+        cy += orient * ry / 6
     if abs(area) < 1e-18:
-        return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
-    cx = cy = 0.0
-    for (x0, y0), (x1, y1) in pairwise(points):
-        cross = x0 * y1 - x1 * y0
-        cx += (x0 + x1) * cross
-        cy += (y0 + y1) * cross
-    return (cx / (6 * area), cy / (6 * area))
+        return None
+    return (ox + cx / area, oy + cy / area)
 
 
-def _signed_area(points: Sequence[Point]) -> float:
-    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in pairwise(points)) / 2
+def _mean(points: Sequence[Point]) -> Point:
+    return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
 
 def _names(tags: osmium.osm.TagList) -> dict[str, dict[str, str]]:
