@@ -32,6 +32,10 @@ class CountryFacts:
     postal_province: bool = False
     # pycountry's gettext locales with this country's names of its ISO 3166-2 subdivisions.
     subdivision_locales: tuple[str, ...] = ()
+    # Between street and number where the number follows ("Avenida Paulista, 1578" in Brazil).
+    number_separator: str = " "
+    # Its first-level units include cities governed as provinces (Hà Nội): such a unit is its own city.
+    municipal_regions: bool = False
 
 
 COUNTRIES: dict[str, CountryFacts] = {
@@ -46,6 +50,15 @@ COUNTRIES: dict[str, CountryFacts] = {
         admin_levels=AdminLevels(city=(7,)),
     ),
     "BE": CountryFacts("32", "fr_BE", r"\d{4}", number_first=False, admin_levels=AdminLevels(city=(8,))),
+    "BR": CountryFacts(
+        "55",
+        "pt_BR",
+        r"\d{5}-\d{3}",
+        number_first=False,
+        postcode_after_city=True,
+        region_as_code=True,
+        number_separator=", ",
+    ),
     "CA": CountryFacts(
         "1",
         "en_CA",
@@ -78,8 +91,12 @@ COUNTRIES: dict[str, CountryFacts] = {
     "ES": CountryFacts(
         "34", "es_ES", r"\d{5}", number_first=False, postal_province=True, admin_levels=AdminLevels(city=(8,))
     ),
+    "FI": CountryFacts("358", "fi_FI", r"\d{5}", number_first=False, admin_levels=AdminLevels(city=(8,))),
     "FR": CountryFacts("33", "fr_FR", r"\d{5}", admin_levels=AdminLevels(city=(8,), district=(9,))),
     "GB": CountryFacts("44", "en_GB", r"[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}", postcode_after_city=True),
+    # No postcodes: any published one is invalid. Written in Chinese order or English order, by the
+    # script of its street (formatting.py).
+    "HK": CountryFacts("852", "zh_TW", r"(?!)", family_name_first=True),
     "IS": CountryFacts("354", "is_IS", r"\d{3}", number_first=False),
     "IT": CountryFacts(
         "39", "it_IT", r"\d{5}", number_first=False, postal_province=True, admin_levels=AdminLevels(city=(8,))
@@ -135,6 +152,13 @@ COUNTRIES: dict[str, CountryFacts] = {
         postcode_after_city=True,
         region_as_code=True,
         admin_levels=AdminLevels(city=(8,)),
+    ),
+    "VN": CountryFacts(
+        "84",
+        "vi_VN",
+        r"\d{5}(\d)?",  # the 5-digit codes of 2017 and the older 6-digit ones, as Google's rules accept
+        family_name_first=True,
+        municipal_regions=True,
     ),
 }
 

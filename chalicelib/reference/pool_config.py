@@ -47,6 +47,7 @@ class SourceConfig(BaseModel):
 
     region: str | None = Field(default=None, pattern=r"^[A-Z]{2}-[A-Z0-9]{1,3}$")
     city: str | None = None
+    district: str | None = None
     street_level: bool = Field(default=False, alias="streetLevel")
     # The source's own value for "this address has no number" (the Icelandic register's 0): such a
     # row is served as a street-level address, without the number.

@@ -13,10 +13,13 @@ postcodes is not in a table, so its addresses keep the postcode missing.
 - AT: the postal regulator RTR's table of postcodes, each with its delivery place (Ort) and state
   (Bundesland), as python-stdnum packages it: data/at_postcodes.json.
 - CZ: Česká pošta's numbering gives Prague (hlavní město Praha, one municipality) the leading digit
-  1: every PSČ from 100 00 to 199 99 is delivered in Praha and nowhere else."""
+  1: every PSČ from 100 00 to 199 99 is delivered in Praha and nowhere else.
+- BR: Correios' CEP ranges per state (Busca Faixa de CEP): a CEP names its state, never a city
+  (São Paulo's 01000-000 to 19999-999 span 645 municipalities): data/br_cep_ranges.json."""
 
 from __future__ import annotations
 
+import bisect
 import json
 from functools import cache
 from importlib import resources
@@ -89,8 +92,23 @@ def postcode_place(country: str, postcode: str) -> str | None:
 
 
 def postcode_region(country: str, postcode: str) -> str | None:
-    """The first-level region a postcode lies in, where the postal authority's table says (AT)."""
+    """The first-level region a postcode lies in, where the postal authority's table says (AT, BR)."""
+    if country == "BR":
+        return _cep_state(postcode.replace("-", ""))
     return _table(country).get("regions", {}).get(postcode) if country in _POSTCODE_PLACE_TABLES else None
+
+
+def _cep_state(cep: str) -> str | None:
+    starts, ranges = _cep_ranges()
+    at = bisect.bisect_right(starts, cep) - 1
+    return ranges[at][2] if at >= 0 and ranges[at][0] <= cep <= ranges[at][1] else None
+
+
+@cache
+def _cep_ranges() -> tuple[list[str], list[list[str]]]:
+    text = resources.files("chalicelib.reference.data").joinpath("br_cep_ranges.json").read_text("utf-8")
+    ranges: list[list[str]] = json.loads(text)["ranges"]  # [first, last, ISO 3166-2], in order
+    return [r[0] for r in ranges], ranges
 
 
 def _places(country: str) -> dict[str, str]:

@@ -29,8 +29,8 @@ FORM_FIELDS = {
 def form_of(country: str, c: Components) -> dict[str, str]:
     """The address as a form's fields: region, city, district, postcode and the street line."""
     city, district = c.city or "", c.district or ""
-    if country == "CN" and city and city == c.region and district:
-        # A municipality (北京市, 上海市, 天津市, 重庆市) is province-level: its form's city is the district.
+    if country in ("CN", "VN") and city and city == c.region and district:
+        # A municipality (北京市, 上海市; Hà Nội) is province-level: its form's city is the district.
         city, district = district, ""
     return {
         "country_code": country,

@@ -25,7 +25,8 @@ def _pattern(country: str) -> re.Pattern[str] | None:
 
 def canonical(country: str, text: str) -> str:
     """Upper case, single spaces; the national written form where it is fixed (JP 640-8273,
-    NL 1614 LN, GB and CA with the inward-code space, SE 114 55 and CZ 190 00, US ZIP+4 and PT with a hyphen).
+    NL 1614 LN, GB and CA with the inward-code space, SE 114 55 and CZ 190 00, US ZIP+4, PT and BR
+    with a hyphen).
     Only spacing and case change: digits and letters stay as published."""
     value = " ".join(text.upper().split())
     compact = value.replace(" ", "").replace("-", "")
@@ -37,6 +38,8 @@ def canonical(country: str, text: str) -> str:
         return f"{compact[:-3]} {compact[-3:]}"
     if country == "US" and re.fullmatch(r"\d{9}", compact):
         return f"{compact[:5]}-{compact[5:]}"
+    if country == "BR" and re.fullmatch(r"\d{8}", compact):
+        return f"{compact[:5]}-{compact[5:]}"  # the CEP's written form, 01310-200
     if country == "PT" and (m := re.fullmatch(r"(\d{4}) ?-? ?(\d{3})(?: [^\d]+)?", value)):
         return f"{m[1]}-{m[2]}"  # "4050297", "4300-198 PORTO": the code as published, locality apart
     if country == "CA" and (m := re.fullmatch(r"(?:[A-Z]{2} )?([A-Z]\d[A-Z]) ?(\d[A-Z]\d)", value)):

@@ -56,6 +56,15 @@ _NATIVE_NAMES = {
     },
     "NL": {"friesland": "NL-FR"},
     "CN": {"宁夏回族自治区": "CN-NX", "宁夏": "CN-NX"},
+    # The city's official name, which Google's rules take as its key; and the English names.
+    "VN": {
+        "Thành phố Hồ Chí Minh": "VN-SG",
+        "Ho Chi Minh City": "VN-SG",
+        "Hà Nội": "VN-HN",
+        "Thành phố Hà Nội": "VN-HN",
+        "Hanoi": "VN-HN",
+        "Ha Noi": "VN-HN",
+    },
 }
 
 
@@ -122,6 +131,11 @@ class RegionGazetteer:
         parent = parent if "-" in parent else f"{self.country}-{parent}"
         return self._region(code) if self._top(parent) == parent else None
 
+    def is_municipality(self, code: str) -> bool:
+        """A city governed as a first-level unit (Hà Nội, Thành phố Hồ Chí Minh): ISO's type."""
+        unit = self._by_code.get(code)
+        return unit is not None and unit.type == "Municipality" and not unit.parent_code
+
     def first_level_for_city(self, city: str) -> Region | None:
         """Where first-level units are communes or parishes (LI, AD, MC), the city names one."""
         code = self._names.get(value_key(city))
@@ -133,7 +147,7 @@ class RegionGazetteer:
             return f"{self.country}-{upper}"
         if upper in self._by_code:
             return upper
-        native = _NATIVE_NAMES.get(self.country, {}).get(key)
+        native = _native_index(self.country).get(key)
         return native or self._names.get(key) or self._names.get(_SUFFIX.sub("", key))
 
     def _top(self, code: str) -> str:
@@ -200,6 +214,11 @@ def _native_names(country: str, subdivisions: list[object]) -> dict[str, str]:
             if code not in native and (name := translation.gettext(iso_name)) != iso_name:
                 native[code] = display_name(name)
     return native
+
+
+@cache
+def _native_index(country: str) -> dict[str, str]:
+    return {value_key(name): code for name, code in _NATIVE_NAMES.get(country, {}).items()}
 
 
 @cache

@@ -7,6 +7,7 @@ multipolygon, outer rings less their holes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from itertools import pairwise
 from pathlib import Path
@@ -15,7 +16,7 @@ import osmium
 
 from chalicelib.domain.premises import PREMISES_KEYS
 from chalicelib.sources.osm_order import is_unsorted, sorted_copy
-from chalicelib.sources.records import RawRecord
+from chalicelib.sources.records import NOT_PREMISES, RawRecord
 
 _TAGS = {
     "number": "addr:housenumber",
@@ -26,6 +27,20 @@ _TAGS = {
     "postcode": "addr:postcode",
 }
 _NAMED = {"street": "addr:street", "city": "addr:city"}
+# Street furniture that carries an address (a bus stop's, a speed camera's): a place on the street,
+# not premises anyone is at. Read and dropped as NOT_PREMISES, unless the object is premises too.
+_ON_THE_STREET = {
+    "highway": None,  # any value: bus_stop, platform, speed_camera, a pedestrian street or a road
+    "public_transport": {"platform", "stop_position"},
+    "railway": {"subway_entrance", "platform", "tram_stop", "halt", "stop"},
+    "amenity": {"taxi"},
+}
+_PREMISES_TOO = ("building", "shop", "office", "craft", "tourism", "healthcare", "entrance")
+# A tag written in two scripts, the Chinese name then the English one (Hong Kong's
+# "彌敦道 Nathan Road"): the native form and the Latin one, split, never translated.
+_BILINGUAL = re.compile(
+    r"^(?P<han>[^\x00-\x7f]*[\u3400-\u9fff][^\x00-\x7f]*?)\s+(?P<latin>[A-Za-z][\x00-\x7f]*)$"
+)
 
 Point = tuple[float, float]
 
@@ -67,12 +82,36 @@ def _read(path: Path, *, source_id: str, country: str, language: str) -> Iterato
             lat=repr(lat),
             premises={key: tags[key] for key in PREMISES_KEYS if key in tags},
             names=_names(tags),
+            defect=NOT_PREMISES if _on_the_street(tags) else "",
         )
         for field, tag in _TAGS.items():
             setattr(record, field, tags.get(tag) or "")
         # Korean addresses tag the gu (영통구) as addr:district; elsewhere it is a fallback too.
         record.district = record.district or tags.get("addr:district") or ""
+        # Canada, Korea and Vietnam tag their first-level unit as addr:province.
+        record.region = record.region or tags.get("addr:province") or ""
+        # Hong Kong's flats: the door, then the floor, as its English addresses write them ("5B5, 5/F").
+        if not record.unit and "addr:door" in tags and "addr:floor" in tags:
+            record.unit = f"{tags['addr:door']}, {tags['addr:floor']}"
+        _split_scripts(record)
         yield record
+
+
+def _on_the_street(tags: osmium.osm.TagList) -> bool:
+    if any(key in tags for key in _PREMISES_TOO):
+        return False
+    return any(
+        key in tags and (values is None or tags[key] in values) for key, values in _ON_THE_STREET.items()
+    )
+
+
+def _split_scripts(record: RawRecord) -> None:
+    """A street or city written in Chinese and English in one tag: the Chinese as the record's
+    text, the English as its published English name (unless an addr:*:en tag gives one)."""
+    for field in ("street", "city"):
+        if match := _BILINGUAL.match(getattr(record, field)):
+            setattr(record, field, match["han"])
+            record.names.setdefault("en", {}).setdefault(field, match["latin"])
 
 
 def _identity_and_position(obj: object) -> tuple[str, Point] | None:

@@ -9,6 +9,7 @@ TEXT_FIELDS = ("number", "street", "unit", "city", "district", "region", "postco
 # What a reader says of a row it could not read whole: the sync drops and counts it by this name.
 MALFORMED_ROW = "malformed_row"  # a line or row that is not what the format says (not JSON, short)
 UNREADABLE_FILE = "unreadable_file"  # the file broke off (truncated, damaged block): one per file
+NOT_PREMISES = "not_premises"  # street furniture with an address (a bus stop, a speed camera)
 # Fields a language variant of the same record may publish differently.
 NAME_FIELDS = ("street", "city", "district", "region", "number")
 
@@ -37,7 +38,7 @@ class RawRecord:
     names: dict[str, dict[str, str]] = field(default_factory=dict)
     # Readings the source publishes (e.g. JP katakana): {"street_kana": "アオイチョウ"}.
     readings: dict[str, str] = field(default_factory=dict)
-    defect: str = ""  # MALFORMED_ROW or UNREADABLE_FILE: nothing else of the record is to be trusted
+    defect: str = ""  # MALFORMED_ROW, UNREADABLE_FILE or NOT_PREMISES: the row is dropped by that name
     # Overture rows name their own upstream: its dataset and SPDX licence ("" when it gives none);
     # `overture_id` is Overture's id of the row (a release's changelog lists them). Other readers
     # leave them empty: their manifest entry's licence applies.

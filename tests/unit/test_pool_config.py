@@ -37,6 +37,10 @@ def test_packaged_configuration_is_valid_and_covers_the_manifest_countries() -> 
         "CZ",
         "NO",
         "CH",
+        "FI",
+        "VN",
+        "HK",
+        "BR",
     } == set(config.enabled)
 
 

@@ -13,6 +13,7 @@ form where the native script is not Latin (passport practice), and its kana read
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -87,7 +88,14 @@ def _family_name(fake: NameSource, gender: str) -> str:
 
 
 def _person(country: str, given: str, family: str) -> PersonName:
-    full = f"{family}{given}" if facts(country).family_name_first else f"{given} {family}"
+    if not facts(country).family_name_first:
+        return PersonName(given, family, f"{given} {family}")
+    # CJK names run together (陳子豪); Vietnamese ones, in Latin letters, are spaced (Trần Thảo).
+    full = (
+        f"{family} {given}"
+        if unicodedata.name(family[-1:] or " ", "").startswith("LATIN")
+        else f"{family}{given}"
+    )
     return PersonName(given, family, full)
 
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 
 from chalicelib.domain.addresses import Components, Provenance, PublishedAddress, stable_address_id
 from chalicelib.domain.locations import value_key
+from chalicelib.domain.scripts import is_latin
+from chalicelib.reference import hong_kong
 from chalicelib.reference.countries import facts
 from chalicelib.reference.formatting import format_address
 from chalicelib.reference.pool_config import SourceConfig
@@ -48,9 +50,11 @@ def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
     derived: list[str] = []
     region, region_text = _region(candidate, source, derived)
     city = _city(candidate, source, derived)
-    district = candidate.district or _boundary(candidate, source, "district", derived)
+    district = _numbered_district(candidate, derived) or _boundary(candidate, source, "district", derived)
     if region is None and city:
         region = _region_from_city(country, city, derived)
+    if not city and region is not None and facts(country).municipal_regions:
+        city = _municipality(country, region, derived)
     region_value = region_text or (region.name if region else None)
     if candidate.postcode and _postcode_adds_to(candidate.raw.postcode, candidate.postcode):
         derived.append("postcode")
@@ -121,12 +125,15 @@ def _region(candidate: Candidate, source: SourceFacts, derived: list[str]) -> tu
     non-Latin script (和歌山県, 北京市), else the ISO name. A served name that differs from the
     source's text (MD → Maryland, Friesland → Fryslân) is listed as derived."""
     country = candidate.raw.country
+    if country == "HK":
+        return None, _hong_kong_area(candidate, source, derived)
     regions = gazetteer(country)
     if candidate.region:
         resolved = regions.resolve(candidate.region)
         if resolved is None:
             return None, candidate.region  # kept as published; no code is guessed
-        text = candidate.region if not candidate.region.isascii() else ""
+        # Vietnamese "Hồ Chí Minh" is Latin: served as the gazetteer names it (Thành phố Hồ Chí Minh).
+        text = "" if is_latin(candidate.region) else candidate.region
         if resolved.derived or value_key(text or resolved.region.name) != value_key(candidate.region):
             derived.append("region")
         return resolved.region, text
@@ -145,6 +152,39 @@ def _region(candidate: Candidate, source: SourceFacts, derived: list[str]) -> tu
             derived.append("region")
             return resolved.region, ""
     return None, ""
+
+
+def _hong_kong_area(candidate: Candidate, source: SourceFacts, derived: list[str]) -> str:
+    """HK has no ISO subdivisions; its forms ask for the area (九龍, Kowloon), which the district
+    names: the row's own area or district where it gives one, else its source's district. Served
+    in Chinese, the country's language, with its English name among the row's names (so one area
+    is one catalog entry, found by either name)."""
+    own = hong_kong.area(candidate.region) if candidate.region else None
+    named = (candidate.district, candidate.city, source.config.district if source.applies_to("HK") else None)
+    found = own or next((d[1] for name in filter(None, named) if (d := hong_kong.district(name))), None)
+    if found is None:
+        return candidate.region
+    if found.chinese != candidate.region:
+        derived.append("region")
+    candidate.raw.names.setdefault("en", {})["region"] = found.english
+    return found.chinese
+
+
+def _municipality(country: str, region: Region, derived: list[str]) -> str:
+    """A city governed as a province (Hà Nội) is its own city: ISO 3166-2 types it Municipality."""
+    if not gazetteer(country).is_municipality(region.code):
+        return ""
+    derived.append("city")
+    return region.name
+
+
+def _numbered_district(candidate: Candidate, derived: list[str]) -> str:
+    """Ho Chi Minh City's districts are numbered, and OSM often tags the number alone
+    (addr:district=5): it is Quận 5, as the city names it and as the other rows write it."""
+    if candidate.raw.country == "VN" and candidate.district.isdigit():
+        derived.append("district")
+        return f"Quận {int(candidate.district)}"
+    return candidate.district
 
 
 def _province(

@@ -31,6 +31,7 @@ class DropReason(StrEnum):
     DUPLICATE = "duplicate"
     MALFORMED_ROW = "malformed_row"  # the reader could not parse the row
     UNREADABLE_FILE = "unreadable_file"  # the file broke off here (one per damaged file)
+    NOT_PREMISES = "not_premises"  # street furniture with an address: a bus stop, a speed camera
 
 
 class FieldRemoval(StrEnum):
@@ -38,6 +39,7 @@ class FieldRemoval(StrEnum):
     POSTCODE_INVALID = "postcode_invalid"
     POSTCODE_OUTSIDE_REGION = "postcode_outside_region"
     NUMBER_MEANS_NONE = "number_means_none"  # the source's "no number" value: a street-level address
+    CITY_NOT_A_NAME = "city_not_a_name"  # digits alone (Helsinki's "7": the house number copied)
 
 
 @dataclass(slots=True)
@@ -128,6 +130,15 @@ def _capitalize_word(word: str, *, first: bool) -> str:
     return "-".join(part[:1].upper() + part[1:] for part in word.split("-"))
 
 
+# Vietnamese text written with the Latin eth (Ð, U+00D0), which looks like Vietnamese Đ (U+0110):
+# 112 Ho Chi Minh City objects write Trần Hưng Ðạo. Only in Vietnam: Icelandic's Ð is its own letter.
+_VIETNAMESE_D = str.maketrans({"\u00d0": "\u0110", "\u00f0": "\u0111"})
+
+
+def _letters_of(country: str, text: str) -> str:
+    return text.translate(_VIETNAMESE_D) if country == "VN" else text
+
+
 def is_placeholder(value: str) -> bool:
     return value.casefold() in _PLACEHOLDER_VALUES or bool(_PLACEHOLDER_WORDS.search(value))
 
@@ -138,9 +149,12 @@ def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfi
     if country is None:
         return Dropped(DropReason.COUNTRY_NOT_ENABLED)
     texts = {
-        name: clean_text(getattr(raw, name), is_name=name in _NAME_FIELDS)
+        name: _letters_of(raw.country, clean_text(getattr(raw, name), is_name=name in _NAME_FIELDS))
         for name in ("street", "number", "unit", "city", "district", "region")
     }
+    city_removed = bool(texts["city"]) and not any(ch.isalpha() for ch in texts["city"])
+    if city_removed:
+        texts["city"] = ""
     if any(is_placeholder(texts[name]) for name in ("street", "city")):
         return Dropped(DropReason.PLACEHOLDER_TEXT)
     # On the raw value: cleaning strips edge dashes and would turn the sentinel -9 into a number 9.
@@ -164,7 +178,9 @@ def normalize(raw: RawRecord, country: CountryConfig | None, source: SourceConfi
         postcode=verdict.value or "",
         match_level=MatchLevel.HOUSE_NUMBER if texts["number"] else MatchLevel.STREET,
         property_type=property_type(raw.use, raw.premises, source.premises),
-        removed=_removals(verdict) + ([FieldRemoval.NUMBER_MEANS_NONE] if no_number else []),
+        removed=_removals(verdict)
+        + ([FieldRemoval.NUMBER_MEANS_NONE] if no_number else [])
+        + ([FieldRemoval.CITY_NOT_A_NAME] if city_removed else []),
         **texts,
     )
 

@@ -3,9 +3,12 @@ Traditional Chinese, and Japanese shinjitai. Converters are built on first use a
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 from typing import Any
+
+from chalicelib.domain.scripts import has_han, is_latin
+
+__all__ = ["convert_han", "has_han", "has_hangul", "has_kana", "is_latin"]
 
 # OpenCC configurations chained for (text script, target script).
 _CHAINS: dict[tuple[str, str], tuple[str, ...]] = {
@@ -18,18 +21,8 @@ _CHAINS: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
-def has_han(text: str) -> bool:
-    return any("CJK UNIFIED" in unicodedata.name(ch, "") for ch in text)
-
-
 def has_kana(text: str) -> bool:
     return any(0x3040 <= ord(ch) <= 0x30FF for ch in text)
-
-
-def is_latin(text: str) -> bool:
-    """No letters outside the Latin script (digits, spaces and punctuation do not count; the
-    ordinal indicators ª and º are Latin's: Rua 1º de Maio)."""
-    return all(not ch.isalpha() or ch in "ªº" or "LATIN" in unicodedata.name(ch, "") for ch in text)
 
 
 def convert_han(text: str, source_script: str, target_script: str) -> str | None:

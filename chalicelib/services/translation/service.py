@@ -72,9 +72,9 @@ def _resolve(
     derived = field in address.derived  # filled by the sync from a gazetteer or the source's area
     if speaks(primary, locale):
         return value, "gazetteer" if derived else "source"
-    named = address.names.get(locale.language, {}).get(_NAME_KEYS.get(field, field))
+    named = _published_name(field, address, locale)
     if named:
-        return named, "source"
+        return named, "gazetteer" if derived else "source"
     code = {"region": address.components.region_code, "province": address.components.province_code}.get(field)
     if code and (official := gazetteer.region_name(code, locale)):
         in_post_form = address.country == "TW" and locale.latin
@@ -85,11 +85,25 @@ def _resolve(
     return value, "original"
 
 
+# Where the published Latin form is English (Hong Kong's street signs: 彌敦道 Nathan Road), every
+# Latin-script locale takes it: a romanization (Pinyin: Mídūn Dào) would name no street there.
+_LATIN_IN_ENGLISH = frozenset({"HK"})
+
+
+def _published_name(field: str, address: PublishedAddress, locale: DisplayLocale) -> str | None:
+    key = _NAME_KEYS.get(field, field)
+    named = address.names.get(locale.language, {}).get(key)
+    if not named and locale.latin and address.country in _LATIN_IN_ENGLISH:
+        named = address.names.get("en", {}).get(key)
+    return named
+
+
 def _converted(
     field: str, value: str, address: PublishedAddress, locale: DisplayLocale, primary: str
 ) -> str | None:
     if locale.latin:
-        return _latin(field, value, address, locale)
+        # Without a published English form, kept as written where English is the Latin form.
+        return None if address.country in _LATIN_IN_ENGLISH else _latin(field, value, address, locale)
     script = PRIMARY_SCRIPT.get(primary)
     if script and locale.script in {"Hans", "Hant", "Jpan"}:
         return convert_han(value, script, locale.script)
@@ -139,18 +153,20 @@ def _japan_post_kana(field: str, value: str, address: PublishedAddress) -> str |
 
 def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayLocale) -> list[str]:
     country = address.country
-    native = not locale.latin and facts(country).native_order
+    native = not locale.latin and (facts(country).native_order or _chinese_street(address))
     fmt_has = _format_fields(country, latin=not native)
     region = (
         province_text(country, address.components)
         or region_abbreviation(country, address.components.region_code)
         or (c["province"] if facts(country).postal_province else c["region"])
     )
-    # A municipality (上海市, Москва) is written once where the format names the region.
-    city = None if c["city"] == c["region"] and (native or "S" in fmt_has) else c["city"]
+    # A municipality (上海市, Москва) is written once where the format names the region; a Brazilian
+    # state named like its capital is not one: São Paulo - SP.
+    municipality = c["city"] == c["region"] and country != "BR"
+    city = None if municipality and (native or "S" in fmt_has) else c["city"]
     if native:
         parts = [city if "C" not in fmt_has else None, c["district"] if "D" not in fmt_has else None]
-        street = "".join(p for p in (*parts, c["street"], c["house_number"], c["unit"]) if p)
+        street = _joined_in_cjk([p for p in (*parts, c["street"], c["house_number"], c["unit"]) if p])
     else:
         street = _latin_street(country, c)
         extra = [c["district"] if "D" not in fmt_has else None, city if "C" not in fmt_has else None]
@@ -164,6 +180,29 @@ def _lines(address: PublishedAddress, c: dict[str, str | None], locale: DisplayL
         country=c["country"],
     )
     return address_lines(country, fields, latin=not native)
+
+
+def _chinese_street(address: PublishedAddress) -> bool:
+    """A Hong Kong address whose street is published in Chinese: written in Chinese order there."""
+    street = address.components.street or ""
+    return address.country == "HK" and has_han(street)
+
+
+def _joined_in_cjk(parts: list[str]) -> str:
+    """Run together, as CJK addresses write them, but for a space between two Latin letters or
+    digits that would otherwise merge (36-44 and 5B5)."""
+    joined = ""
+    for part in parts:
+        if (
+            joined
+            and joined[-1].isascii()
+            and joined[-1].isalnum()
+            and part[0].isascii()
+            and part[0].isalnum()
+        ):
+            joined += " "
+        joined += part
+    return joined
 
 
 def _latin_street(country: str, c: dict[str, str | None]) -> str:
