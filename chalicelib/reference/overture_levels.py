@@ -10,6 +10,7 @@ gives way to it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 Level = Literal["region", "district", "city"] | None
@@ -36,7 +37,6 @@ LEVELS: dict[str, tuple[Level, ...]] = {
     "TW": _REGION_CITY_DISTRICT,  # county, township, village
     "BR": _REGION_CITY_DISTRICT,  # state, municipality, bairro
     "EE": _REGION_CITY_DISTRICT,  # maakond, municipality, settlement or city district
-    "LV": _REGION_CITY_DISTRICT,
     "SK": _REGION_CITY_DISTRICT,  # kraj, obec, časť obce
     "HK": _REGION_CITY_DISTRICT,
     # Three, the settlement last.
@@ -67,7 +67,39 @@ LEVELS: dict[str, tuple[Level, ...]] = {
 }
 
 
-def levels_of(country: str) -> tuple[Level, ...]:
-    """The country's mapping; a country not in the table keeps no level (its rows keep their
-    street, number, unit, postcode, postal city and point)."""
-    return LEVELS.get(country, ())
+# Latvia's rows are as deep as the place is (OvertureMaps/data#509, release 2026-03-18.0): the first
+# level is the first-level unit (a novads, or a state city: 111 K rows carry `Rīga` alone), the
+# last the settlement; a parish (pagasts) between them is the district:
+#   [Rīga]                                → region Rīga, city Rīga
+#   [Jēkabpils nov., Jēkabpils]           → region, city
+#   [Olaines nov., Olaines pag., Jāņupe]  → region, district, city
+_BY_DEPTH: dict[str, dict[int, tuple[Level, ...]]] = {
+    "LV": {1: ("region",), 2: ("region", "city"), 3: ("region", "district", "city")},
+}
+# Where one level names two components: a state city is its own city.
+_ALSO_CITY = {"LV": 1}
+# Every country whose levels are known: the 39 Overture's addresses cover.
+COUNTRIES = (*LEVELS, *_BY_DEPTH)
+
+
+def levels_of(country: str, values: Sequence[str | None] = ()) -> tuple[Level, ...]:
+    """What each of a row's levels names (`values`: its published values, for a country whose
+    rows differ in depth); a country not in the table keeps no level (its rows keep their street,
+    number, unit, postcode, postal city and point)."""
+    depths = _BY_DEPTH.get(country)
+    if depths is None:
+        return LEVELS.get(country, ())
+    depth = max((i + 1 for i, v in enumerate(values) if v), default=0)
+    return depths.get(depth, ())
+
+
+def assign(country: str, values: Sequence[str | None]) -> dict[str, str]:
+    """The components a row's published level values give."""
+    found: dict[str, str] = {
+        name: value
+        for name, value in zip(levels_of(country, values), values, strict=False)
+        if name is not None and value
+    }
+    if _ALSO_CITY.get(country) == len([v for v in values if v]) and "region" in found:
+        found["city"] = found["region"]
+    return found

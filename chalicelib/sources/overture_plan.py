@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from chalicelib.errors import ConfigurationError
 from chalicelib.sources.manifest import SourceEntry
-from chalicelib.sources.overture import RowGroups
+from chalicelib.sources.overture import RowGroups, missing_columns
 
 _RELEASE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\.(\d+)$")
 
@@ -40,12 +41,18 @@ def newest_release(names: Iterable[str]) -> str | None:
     return max(releases)[1] if releases else None
 
 
-def row_group_facts(part: Path | IO[bytes]) -> list[RowGroupFacts]:
+def row_group_facts(part: Path | IO[bytes], label: str = "part") -> list[RowGroupFacts]:
     """Each row group's rows and countries, from the footer and, where a row group straddles
-    countries, its `country` column."""
+    countries, its `country` column. A part without a column the reader needs is refused here,
+    naming it (`label`: which release and part), before any task is planned or row written."""
     import pyarrow.parquet as pq  # lazy: only discovery and the Overture tasks read Parquet
 
     parquet = pq.ParquetFile(part)
+    if missing := missing_columns(parquet.schema_arrow.names):
+        raise ConfigurationError(
+            f"Overture {label} has no column {', '.join(missing)}, which the reader needs: "
+            "the release's schema has changed; nothing was planned or written"
+        )
     metadata = parquet.metadata
     # The footer's statistics are per leaf column: `bbox` alone is four, so the leaf is found by its
     # path, not by the field's place in the Arrow schema.

@@ -44,6 +44,7 @@ class RawRecord:
     # leave them empty: their manifest entry's licence applies.
     dataset: str = ""
     license: str = ""
+    attribution: str = ""  # what the dataset's publisher asks to be credited as (Overture's table)
     overture_id: str = ""
 
     def text(self, name: str) -> str:

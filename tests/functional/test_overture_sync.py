@@ -127,9 +127,8 @@ def test_two_releases_are_served_each_row_once_and_unchanged_addresses_keep_thei
     assert {v["source"] for v in no.values()} == {"overture-NO:OpenAddresses/no-countrywide-kartverket"}
     assert {v["license"] for v in no.values()} == {"CC-BY-4.0"}  # the row's own SPDX licence
     # CC-BY: the dataset credited, before the aggregator
-    assert {v["attribution"] for v in no.values()} == {
-        "OpenAddresses/no-countrywide-kartverket; © Overture Maps Foundation"
-    }
+    # The publisher as Overture's attribution page credits it (the dataset's name is in the id).
+    assert {v["attribution"] for v in no.values()} == {"Kartverket; © Overture Maps Foundation"}
     assert {v["license"] for v in before["SG"].values()} == {"see the dataset's terms"}  # none given
 
     auth = bearer(issue_token(dependencies.stores.tokens, clock))
@@ -210,8 +209,9 @@ def test_parts_in_a_bucket_are_read_in_place_and_a_release_gone_from_it_breaks_n
 def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(
     tmp_path: Path, dependencies: deps.Dependencies
 ) -> None:
-    """A policy that serves only unlisted terms: NO's rows name CC-BY-4.0 themselves and are
-    dropped and counted; BE's and SG's name none, so their entry's terms (unlisted) apply."""
+    """A policy that serves only unlisted terms: NO's rows name CC-BY-4.0 themselves, and BE's
+    UrbiS is CC-BY-4.0 on Overture's attribution page: both dropped and counted. SG's clinics
+    are no dataset the page names, so their entry's terms (unlisted) apply."""
     policy = {"classes": {"attribution": ["CC-BY-4.0"]}, "accept": ["unlisted"]}
     config = replace(dependencies.pool_config, licences=load_licence_policy(json.dumps(policy)))
 
@@ -219,7 +219,8 @@ def test_each_row_is_held_to_the_licence_policy_by_its_own_licence(
 
     assert report.countries["NO"].status == "empty"
     assert report.sources["overture-NO"].dropped == {"licence_not_accepted": 19}
-    assert {c: report.countries[c].addresses for c in ("BE", "SG")} == {"BE": 658, "SG": 659}
+    assert report.sources["overture-BE"].dropped == {"licence_not_accepted": 658}
+    assert {c: report.countries[c].addresses for c in ("BE", "SG")} == {"BE": 0, "SG": 659}
 
 
 def test_an_address_overture_and_its_own_publisher_both_serve_is_served_once(

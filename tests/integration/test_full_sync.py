@@ -78,7 +78,7 @@ def test_the_sharded_build_publishes_the_snapshots_the_in_process_sync_builds(
 ) -> None:
     published = {c: o.snapshot_id for c, o in synced.report.countries.items() if o.snapshot_id}
     assert published == {c: build_snapshot(c, found).id for c, found in oracle.collected.items() if found}
-    assert len(published) == 28
+    assert len(published) == 32
     assert {f: (t.read, t.kept) for f, t in synced.report.sources.items()} == {
         f: (t.read, t.kept) for f, t in oracle.report.sources.items()
     }

@@ -62,7 +62,7 @@ def discover(
         footers = {}
         for part in parts:
             with releases.open_part(release, part) as opened:
-                footers[part] = row_group_facts(opened)
+                footers[part] = row_group_facts(opened, label=f"release {release}, part {part}")
         held = countries_of(footers) & enabled
         publication = Publication(release, releases.location(release), OVERTURE_LICENSE, OVERTURE_ATTRIBUTION)
         entries += manifest_entries(publication, plan_tasks(footers, held, task_rows))

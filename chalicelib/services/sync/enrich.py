@@ -24,6 +24,7 @@ from chalicelib.sources.boundaries import Boundary
 from chalicelib.sources.manifest import SourceEntry
 
 OSM_ORIGIN = "osm"
+OVERTURE_ORIGIN = "overture"
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,7 @@ def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
         components = replace(components, postcode=None)
         completeness = assess(country, components)
     return PublishedAddress(
-        id=stable_address_id(
-            country, _origin(candidate, source), candidate.raw.record_id, _identity_text(candidate)
-        ),
+        id=_address_id(candidate, source),
         country=country,
         match_level=candidate.match_level,
         property_type=candidate.property_type,
@@ -97,21 +96,32 @@ def publish(candidate: Candidate, source: SourceFacts) -> PublishedAddress:
     )
 
 
-def _origin(candidate: Candidate, source: SourceFacts) -> str:
-    """What an id is relative to: the dataset a row names (an Overture row's, whichever release,
-    part or task read it), else the source's."""
-    return candidate.raw.dataset or source.origin
+def _address_id(candidate: Candidate, source: SourceFacts) -> str:
+    """Same record and address text, same id, in every sync. An Overture row's rests on what
+    identifies the address alone, its text at its place (to 0.1 m), never on which dataset,
+    provider or record id a release names: those fields come and go (`dataset` is to be removed),
+    and Overture re-ids a row on any change."""
+    raw, country = candidate.raw, candidate.raw.country
+    if raw.overture_id:
+        place = f"@{candidate.lon:.6f},{candidate.lat:.6f}"
+        return stable_address_id(country, OVERTURE_ORIGIN, place, _identity_text(candidate))
+    return stable_address_id(country, source.origin, raw.record_id, _identity_text(candidate))
 
 
 def _provenance(candidate: Candidate, entry: SourceEntry) -> Provenance:
     """A row naming its own dataset (Overture's) is served under it and under its own licence where
-    it gives one, and its attribution names the dataset first (CC-BY asks to credit the licensor,
-    not only the aggregator); the others under their manifest entry's."""
+    it gives one (or Overture's table does), and its attribution names the dataset's publisher
+    first (CC-BY asks to credit the licensor, not only the aggregator); the others under their
+    manifest entry's."""
     raw, source_id = candidate.raw, entry.family or entry.id  # a family outlives its tasks' entries
     if not raw.dataset:
-        return Provenance(source_id, entry.license, entry.attribution)
-    attribution = f"{raw.dataset}; {entry.attribution}"
-    return Provenance(f"{source_id}:{raw.dataset}", raw.license or entry.license, attribution)
+        return Provenance(source_id, raw.license or entry.license, _credited(raw.attribution, entry))
+    credited = _credited(raw.attribution or raw.dataset, entry)
+    return Provenance(f"{source_id}:{raw.dataset}", raw.license or entry.license, credited)
+
+
+def _credited(publisher: str, entry: SourceEntry) -> str:
+    return f"{publisher}; {entry.attribution}" if publisher else entry.attribution
 
 
 def _identity_text(candidate: Candidate) -> str:

@@ -1,11 +1,20 @@
 """Overture's release bucket (s3://overturemaps-us-west-2, read anonymously) or a folder laid out like
 it (the replica in ../shared/sources/overture): its releases, a release's parts, and a part opened
 for ranged reads, so discovery reads a part's footer and a task its row groups, never a whole part
-(~700 MB)."""
+(~700 MB).
+
+A ranged read that fails the way S3 and networks fail for a moment (throttling, a 5xx, a
+connection closed or a stream broken mid-body: botocore raises these, and pyarrow passes them up
+unchanged) is retried after a jittered exponential pause; past the retries, or on an error that
+is not transient, it is StorageUnavailable, which fails the task, and the sync retries the task."""
 
 from __future__ import annotations
 
 import io
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,10 +29,50 @@ def is_remote(name: str) -> bool:
     return name.startswith("s3://")
 
 
-def open_remote(uri: str, client: Any = None) -> IO[bytes]:
+# S3's and STS's words for "slow down" or "try again" (a ClientError's code); botocore's own errors
+# (BotoCoreError: a connection closed, a read timed out, a stream broken mid-body) are all so.
+_TRANSIENT_CODES = frozenset(
+    {"SlowDown", "Throttling", "ThrottlingException", "RequestTimeout", "InternalError", "ServiceUnavailable"}
+)
+
+
+@dataclass(frozen=True)
+class Retries:
+    attempts: int = 5
+    first_seconds: float = 0.2
+    longest_seconds: float = 8.0
+    sleep: Callable[[float], None] = time.sleep
+    jitter: Callable[[float], float] = lambda ceiling: random.uniform(0, ceiling)  # noqa: S311
+
+    def run(self, call: Callable[[], Any], what: str) -> Any:
+        """`call`, again after a full-jitter pause while it fails transiently."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        for attempt in range(self.attempts):
+            try:
+                return call()
+            except (BotoCoreError, ClientError) as exc:
+                if attempt + 1 == self.attempts or not _transient(exc):
+                    raise StorageUnavailable(f"{what} could not be read ({type(exc).__name__})") from exc
+                self.sleep(self.jitter(min(self.longest_seconds, self.first_seconds * 2**attempt)))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def _transient(error: Exception) -> bool:
+    from botocore.exceptions import ClientError
+
+    if not isinstance(error, ClientError):
+        return True  # botocore's own: connections and streams, not answers
+    answer = error.response.get("Error", {})
+    status = int(error.response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+    return answer.get("Code") in _TRANSIENT_CODES or status >= 500
+
+
+def open_remote(uri: str, client: Any = None, retries: Retries | None = None) -> IO[bytes]:
     """An object of a public bucket, opened for ranged reads (unsigned: no credentials needed)."""
     bucket, key = uri.removeprefix("s3://").partition("/")[::2]
-    return io.BufferedReader(RangedObject(client or _public_client(), bucket, key), buffer_size=1 << 20)
+    ranged = RangedObject(client or _public_client(), bucket, key, retries or Retries())
+    return io.BufferedReader(ranged, buffer_size=1 << 20)
 
 
 def remote_stamp(uri: str, client: Any = None) -> str:
@@ -111,10 +160,13 @@ class RangedObject(io.RawIOBase):
     """An S3 object read by ranged GETs: what Parquet asks for (the footer, then the column chunks
     of the row groups read), no more."""
 
-    def __init__(self, client: Any, bucket: str, key: str) -> None:
+    def __init__(self, client: Any, bucket: str, key: str, retries: Retries | None = None) -> None:
         super().__init__()
         self._client, self._bucket, self._key = client, bucket, key
-        self._size = int(client.head_object(Bucket=bucket, Key=key)["ContentLength"])
+        self._retries = retries or Retries()
+        self.name = f"s3://{bucket}/{key}"
+        head = self._retries.run(lambda: client.head_object(Bucket=bucket, Key=key), self.name)
+        self._size = int(head["ContentLength"])
         self._position = 0
 
     def readable(self) -> bool:
@@ -135,11 +187,14 @@ class RangedObject(io.RawIOBase):
         wanted = min(len(buffer), self._size - self._position)
         if wanted <= 0:
             return 0
-        last = self._position + wanted - 1
-        body = self._client.get_object(
-            Bucket=self._bucket, Key=self._key, Range=f"bytes={self._position}-{last}"
-        )
-        data = body["Body"].read()
+        span = f"bytes={self._position}-{self._position + wanted - 1}"
+        data: bytes = self._retries.run(lambda: self._get(span), f"{self.name} {span}")
         buffer[: len(data)] = data
         self._position += len(data)
         return len(data)
+
+    def _get(self, span: str) -> bytes:
+        """One ranged GET, body and all: a stream broken mid-body is retried with its request."""
+        answer = self._client.get_object(Bucket=self._bucket, Key=self._key, Range=span)
+        body: bytes = answer["Body"].read()
+        return body
