@@ -66,12 +66,13 @@ def _holds_run(chunk: str) -> bool:
 MARK = "~"
 # The marks a snapshot's index holds: 1, its licences' classes and SPDX ids (services/marks.py);
 # 2, its traits; 3, its property type; 4, which components it has of those a variant changes; 5,
-# its geohash cells; 6, its street's and street line's lengths. An
+# its geohash cells; 6, its street's and street line's lengths; 7, traits judged on the lines a
+# form holds (street, number, unit, city), not a region or district the sync named. An
 # epoch whose index holds others is not appended to (its earlier generations' addresses lack
 # them). Bump it too when a licence's class
 # (reference/data/licences.json), a trait's rule (traits.py) or a property type's rule
 # (premises.py) changes: kept rows keep the postings they were indexed with.
-MARKS_VERSION = 6
+MARKS_VERSION = 7
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,15 @@ tester can ask for them (`traits=`) and count them per country (docs/generation.
 
 - `unit`: the source publishes a unit (flat, suite, floor) for it.
 - `no-number`: a street-level address, published without a house number.
-- `diacritics`: a component in Latin script holds a letter outside ASCII (`Wrocław`, `Ásvellir`).
-- `non-latin`: a component holds letters of a script other than Latin (Han, kana, Hangul...).
-- `multi-script`: its components and the names published for it in other languages use letters
-  of more than one script (Han and kana count as one, as Japanese writes them together)."""
+- `diacritics`: a line a form holds, in Latin script, has a letter outside ASCII (`Wrocław`,
+  `Ásvellir`).
+- `non-latin`: a line a form holds has letters of a script other than Latin (Han, kana, Hangul...).
+- `multi-script`: those lines and the names published for them in other languages use letters
+  of more than one script (Han and kana count as one, as Japanese writes them together).
+
+The lines a form holds are the street, number, unit and city: not the region, district or
+province, which the sync often names itself (every French address lies in a region whose name has
+an accent, `Île-de-France`, whatever its street is called)."""
 
 from __future__ import annotations
 
@@ -17,8 +22,9 @@ from functools import cache
 from chalicelib.domain.addresses import MatchLevel, PublishedAddress
 
 TRAITS = ("unit", "no-number", "diacritics", "non-latin", "multi-script")
-# The components a person writes: the ISO codes beside the region and province (`JP-30`) are not.
-_WRITTEN = ("street", "house_number", "unit", "district", "city", "region", "postcode", "province")
+# The lines of a form a person types (not the ISO codes, nor the region a sync derived).
+_WRITTEN = ("street", "house_number", "unit", "city")
+_NAMED = ("street", "number", "unit", "city")  # as language variants name them
 # Han, kana and their marks are one writing (Japanese mixes them in a word); a full-width Latin
 # letter and an ordinal indicator are Latin.
 _ONE_WRITING = {
@@ -45,7 +51,8 @@ def traits_of(address: PublishedAddress) -> frozenset[str]:
     own = _scripts(texts)
     if own - {"LATIN"}:
         found.add("non-latin")
-    if len(own | _scripts(t for names in address.names.values() for t in names.values())) > 1:
+    named = (t for names in address.names.values() for field, t in names.items() if field in _NAMED)
+    if len(own | _scripts(named)) > 1:
         found.add("multi-script")
     return frozenset(found)
 

@@ -133,14 +133,13 @@ def test_a_long_trait_draws_the_country_s_longest_five_percent_at_most(
     assert counts["traitCounts"][trait] == len(wanted)
     exported = api.get("/api/v1/export", 200, country=country, traits=trait, pageSize=2000)["data"]
     assert set(_ids(exported["results"])) == wanted
+    # Combined with another trait where some of the long ones have it (PL's Księcia, Świętego).
+    also = {a.id for a in served if a.id in wanted and "diacritics" in traits_of(a)}
+    combined = f"{trait},diacritics" if also else trait
     drawn = {
-        api.get(
-            "/api/v1/generate",
-            200,
-            country=country,
-            traits=f"{trait},diacritics" if country == "PL" else trait,
-            seed=str(n),
-        )["data"]["result"]["address"]["id"]
+        api.get("/api/v1/generate", 200, country=country, traits=combined, seed=str(n))["data"]["result"][
+            "address"
+        ]["id"]
         for n in range(10)
     }
-    assert drawn <= wanted
+    assert drawn <= (also or wanted)

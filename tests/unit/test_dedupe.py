@@ -58,7 +58,7 @@ _LAUF = {
 }
 
 
-def _lauf(record_id: str, city: str, lon: str, lat: str, **overrides: str) -> PublishedAddress:
+def _lauf(record_id: str, city: str = "", lon: str = "", lat: str = "", **overrides: str) -> PublishedAddress:
     return make_address(
         **{**_LAUF, "record_id": record_id, "city": city, "lon": lon, "lat": lat, **overrides}
     )
@@ -70,6 +70,33 @@ def test_the_same_address_and_postcode_nearby_with_the_city_spelled_otherwise_is
     spelled = _lauf("node/2", "Lauf a.d.Pegnitz", "11.2819358", "49.5109984")
     assert _admit(dedupe, spelled) is MergeReason.CITY_SPELLING
     assert [k.address.components.city for k in dedupe.survivors()] == ["Lauf an der Pegnitz"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "reason"),
+    [
+        # The audit's pairs: a district written otherwise (Berlin's Eichborndamm 106: Wittenau and
+        # Reinickendorf), a number's spacing or case (57a/57 A, 50B/50 B), the city's punctuation.
+        ({"district": "Wittenau"}, {"district": "Reinickendorf"}, MergeReason.DISTRICT_SPELLING),
+        (
+            {"district": "Wittenau"},
+            {"district": "Reinickendorf", "city": "Lauf"},
+            MergeReason.DISTRICT_SPELLING,
+        ),
+        ({"number": "57a"}, {"number": "57 A"}, MergeReason.DUPLICATE),
+        ({"number": "50B"}, {"number": "50 b"}, MergeReason.DUPLICATE),
+        ({"city": "Frederiksberg C"}, {"city": "Frederiksberg C."}, MergeReason.CITY_SPELLING),
+    ],
+)
+def test_spellings_of_one_address_with_its_postcode_nearby_are_one_address(
+    first: dict[str, str], second: dict[str, str], reason: MergeReason
+) -> None:
+    dedupe = Deduplicator()
+    one = {"city": "Lauf an der Pegnitz", **first}
+    assert _admit(dedupe, _lauf("node/1", lon="11.2820625", lat="49.5107303", **one)) is None
+    other = {"city": "Lauf an der Pegnitz", **second}
+    assert _admit(dedupe, _lauf("node/2", lon="11.2819358", lat="49.5109984", **other)) is reason
+    assert len(dedupe.survivors()) == 1
 
 
 def test_of_two_city_spellings_the_publication_serving_more_components_stays() -> None:
@@ -88,7 +115,8 @@ def test_of_two_city_spellings_the_publication_serving_more_components_stays() -
         ({}, {"postcode": "91208"}),  # another postcode: another place
         ({}, {"postcode": ""}),  # no postcode to tie them
         ({}, {"lon": "11.2845", "lat": "49.5107303"}),  # 176 m apart
-        ({"district": "Lauf"}, {"district": "Neunhof"}),  # the district differs too
+        ({"district": "Lauf"}, {"district": "Neunhof", "postcode": "91208"}),  # and another postcode
+        ({}, {"unit": "2"}),  # another unit: another address
     ],
 )
 def test_a_different_city_stays_two_addresses_without_the_same_postcode_close_by(

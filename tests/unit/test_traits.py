@@ -51,3 +51,13 @@ def test_scripts_count_han_and_kana_as_one_writing_and_other_language_names_too(
     named = {"en": {"street": "Honmachi", "city": "Wakayama"}}
     assert traits_of(_with(_KANJI, named)) == {"non-latin", "multi-script"}
     assert traits_of(_with({**_PLAIN, "city": "Москва"})) == {"non-latin", "multi-script"}
+
+
+def test_traits_judge_the_lines_a_form_holds_not_a_region_or_district_the_sync_named() -> None:
+    """Every French address lies in a region with an accent: `Île-de-France` made each one
+    `diacritics`. The street, number, unit and city decide."""
+    paris = {"street": "Rue de Rivoli", "house_number": "12", "city": "Paris", "postcode": "75001"}
+    assert traits_of(_with({**paris, "region": "Île-de-France", "district": "Châtelet"})) == set()
+    assert traits_of(_with({**paris, "street": "Rue de l'Église"})) == {"diacritics"}
+    hong_kong = {"street": "Mody Road", "house_number": "75", "region": "九龍"}
+    assert traits_of(_with(hong_kong, {"en": {"region": "Kowloon"}})) == set()

@@ -8,10 +8,12 @@ make two publications of one address differ (nor a derived one: it fills a gap).
   read order stays (`same_text_losers`, a second round over the survivors, so a sharded build can
   run it apart from the street-by-street first round);
 - a newer source's values win over the source it supersedes (IS 2022 register: postcode 113 → 161);
-- two publications that differ only in the city's text, with the same postcode and within
-  SAME_SPELLING_METERS, are one address spelled two ways (`Praha 8`/`Praha`, `Lauf a.d.Pegnitz`/
-  `Lauf an der Pegnitz`): the publication serving more components stays, then the first read (a
-  superseding, newer source is read first);
+- the number and unit compare without spaces or case (`57a`/`57 A`, `50B`/`50 B`);
+- two publications that differ only in the city's or district's text, with the same postcode and
+  within SAME_SPELLING_METERS, are one address spelled two ways (`Praha 8`/`Praha`, `Lauf
+  a.d.Pegnitz`/`Lauf an der Pegnitz`, `Frederiksberg C`/`Frederiksberg C.`, Berlin's `Eichborndamm
+  106` in `Wittenau`/`Reinickendorf`): the publication serving more components stays, then the
+  first read (a superseding, newer source is read first);
 - otherwise the publication with more published components is kept, then the one serving more
   (derived included), then the first."""
 
@@ -46,7 +48,11 @@ class MergeReason(StrEnum):
     SAME_OSM_OBJECT = "same_osm_object"  # one OSM object in two overlapping extracts
     SAME_TEXT = "same_text_elsewhere"  # the full address text, city included, at another position
     CITY_SPELLING = "merged_city_spelling"  # the same address and postcode, its city written otherwise
+    DISTRICT_SPELLING = "merged_district_spelling"  # likewise, its district (and maybe city) otherwise
 
+
+# The place names one address may be published under in two spellings (with one postcode, nearby).
+_PLACE_NAMES = frozenset({"city", "district"})
 
 Seq = tuple[int, int]  # (source group's rank, row number): the order rows are read in
 
@@ -73,10 +79,16 @@ class Decision:
 
 def street_key(address: PublishedAddress) -> tuple[str, ...]:
     """The street compared without diacritics: two texts of one address that differ only by them
-    (MC `Rue de la Lüjerneta 2` and `Rue de la Lujerneta 2`, 31 m apart) are one address."""
+    (MC `Rue de la Lüjerneta 2` and `Rue de la Lujerneta 2`, 31 m apart) are one address; the
+    number and unit without spaces or case."""
     c = address.components
     street = search_key(c.street or "")
-    return (address.country, street, *(value_key(v or "") for v in (c.house_number, c.unit)))
+    return (address.country, street, *(_compact(v or "") for v in (c.house_number, c.unit)))
+
+
+def _compact(value: str) -> str:
+    """A number or unit as compared: `57 A` is `57a`."""
+    return "".join(value_key(value).split())
 
 
 @dataclass
@@ -120,10 +132,11 @@ class Deduplicator:
         differing = {
             label for (_, label), a, b in zip(_OTHER_FIELDS, mine, theirs, strict=True) if a and b and a != b
         }
-        if differing == {"city"} and _same_postcode_nearby(address, kept.address):
+        if differing and differing <= _PLACE_NAMES and _same_postcode_nearby(address, kept.address):
+            reason = MergeReason.DISTRICT_SPELLING if "district" in differing else MergeReason.CITY_SPELLING
             if _fuller(address, kept):
-                return _take(kept, address, family, MergeReason.CITY_SPELLING)
-            return Decision(MergeReason.CITY_SPELLING)
+                return _take(kept, address, family, reason)
+            return Decision(reason)
         if differing:
             return None  # a component differs: two addresses
         if mine == theirs:
