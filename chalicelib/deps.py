@@ -24,6 +24,7 @@ from chalicelib.services.catalog.directory_cache import CachedDirectories
 from chalicelib.services.generation.catalog_cache import CachedCatalog
 from chalicelib.services.generation.service import GenerationPorts
 from chalicelib.services.serving import ActiveSnapshots, PinnedSnapshots
+from chalicelib.services.withdrawals import CachedWithdrawals
 from chalicelib.storage.dynamodb.tables import Store, Stores, build_stores
 from chalicelib.storage.files.ip_database import MmdbIpDatabase
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from chalicelib.services.catalog.service import CatalogPorts
     from chalicelib.services.context.service import ContextPorts
     from chalicelib.services.reports import ReportPorts
+    from chalicelib.services.withdrawals import WithdrawalPorts
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Dependencies:
     pins: PinnedSnapshots  # and the records of snapshots a request pins
     location_cache: CachedCatalog  # the published catalog's locations, immutable per snapshot
     directories: CachedDirectories  # and its location directories
+    withdrawn: CachedWithdrawals  # and each country's withdrawn addresses (pointers' seconds)
     cursors: CursorSigner | None  # None when CURSOR_SECRET is unset
     ip_database: MmdbIpDatabase | None  # None when IP_DATABASE is unset; opened at first lookup
     # The pool's configuration as given, else the packaged one, read at first use (`pool_config`):
@@ -98,7 +101,18 @@ class Dependencies:
 
     def generation_ports(self) -> GenerationPorts:
         return GenerationPorts(
-            snapshots=self.snapshots, pins=self.pins, catalog=self.location_cache, pool=self.stores.pool
+            snapshots=self.snapshots,
+            pins=self.pins,
+            catalog=self.location_cache,
+            pool=self.stores.pool,
+            withdrawn=self.withdrawn,
+        )
+
+    def withdrawal_ports(self) -> WithdrawalPorts:
+        from chalicelib.services.withdrawals import WithdrawalPorts
+
+        return WithdrawalPorts(
+            self.stores.registry, self.generation_ports(), self.withdrawn, self.stores.audit, self.clock
         )
 
     def context_ports(self) -> ContextPorts:
@@ -148,6 +162,7 @@ def build(
         pins=PinnedSnapshots(snapshots, stores.registry, clock, retention, settings.snapshot_cache_seconds),
         location_cache=CachedCatalog(stores.registry),
         directories=CachedDirectories(stores.registry),
+        withdrawn=CachedWithdrawals(stores.registry, settings.snapshot_cache_seconds),
         cursors=_cursor_signer(settings),
         ip_database=MmdbIpDatabase(settings.ip_database) if settings.ip_database else None,
         configured_pool=pool_config,

@@ -50,6 +50,14 @@ class AddressNotFound(ServiceError):
     """No currently published address has this ID."""
 
 
+class AddressWithdrawn(ServiceError):
+    """An operator withdrew the address (a resident asked): it is never served again."""
+
+
+class WithdrawalNotFound(ServiceError):
+    """No withdrawal has this id."""
+
+
 class NoPoolCoverage(ServiceError):
     """The published pool has nothing for the requested country or location."""
 

@@ -52,6 +52,9 @@ ROUTES: tuple[Route, ...] = (
     Route("GET", "/api/v1/admin/data", "admin", "data_status"),
     Route("POST", "/api/v1/admin/sync", "admin", "start_sync"),
     Route("GET", "/api/v1/admin/audit", "admin", "audit_log"),
+    Route("POST", "/api/v1/admin/withdrawals", "withdrawals", "withdraw_address", json_body=True),
+    Route("GET", "/api/v1/admin/withdrawals", "withdrawals", "list_withdrawals"),
+    Route("DELETE", "/api/v1/admin/withdrawals/{withdrawalId}", "withdrawals", "reinstate_address"),
     # The Model Context Protocol's Streamable HTTP endpoint, for test agents (api/mcp_endpoint.py).
     Route("POST", "/mcp", "mcp_endpoint", "mcp_post", json_body=True),
     Route("GET", "/mcp", "mcp_endpoint", "mcp_get"),

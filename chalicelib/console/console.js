@@ -544,6 +544,111 @@ async function renderDocs() {
   }
 }
 
+// ---- withdrawals ------------------------------------------------------------------------------
+
+const WITHDRAW_FIELDS = [
+  { name: "address", label: "Address id", api: ["addressId"] },
+  { name: "scope", label: "Withdraw", api: ["scope"] },
+  { name: "reason", label: "Reason", api: ["reason"] },
+];
+
+function withdrawForm(onWithdrawn) {
+  const inputs = {
+    address: h("input", { id: "withdraw-address", name: "address", type: "text", maxlength: "160", required: true, spellcheck: "false" }),
+    scope: h(
+      "select",
+      { id: "withdraw-scope", name: "scope" },
+      h("option", { value: "address", selected: true }, "this address (its unit only)"),
+      h("option", { value: "building" }, "every address of its building (number, street, postcode)"),
+    ),
+    reason: h("input", { id: "withdraw-reason", name: "reason", type: "text", maxlength: "500", required: true }),
+  };
+  const errors = {};
+  const fields = WITHDRAW_FIELDS.map(({ name, label }) => {
+    errors[name] = h("p", { id: `withdraw-${name}-error`, class: "field-error", role: "alert" });
+    inputs[name].setAttribute("aria-describedby", `withdraw-${name}-error`);
+    const hint =
+      name === "address" ? h("p", { class: "hint" }, "As an answer gives it, e.g. us-… (GET /api/v1/addresses/{id} shows it).") : null;
+    return h("div", { class: "field" }, h("label", { for: `withdraw-${name}` }, label), inputs[name], hint, errors[name]);
+  });
+  const formError = h("p", { class: "error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card", novalidate: true, "aria-labelledby": "withdraw-heading" },
+    h("h2", { id: "withdraw-heading" }, "Withdraw an address"),
+    h("p", {}, "A withdrawn address is never served again: not by any route, not from a pinned snapshot, not after a sync."),
+    h("div", { class: "fields" }, fields),
+    formError,
+    h("button", { type: "submit", class: "danger" }, "Withdraw"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const values = { address: inputs.address.value.trim(), scope: inputs.scope.value, reason: inputs.reason.value.trim() };
+    const problems = {};
+    if (!values.address) problems.address = "Enter the id of a served address.";
+    if (!values.reason) problems.reason = "Say why (a resident's request, its reference).";
+    for (const { name } of WITHDRAW_FIELDS) fieldError(inputs[name], errors[name], problems[name] || "");
+    formError.textContent = "";
+    const first = WITHDRAW_FIELDS.find(({ name }) => problems[name]);
+    if (first) return inputs[first.name].focus();
+    try {
+      const made = await api("POST", "api/v1/admin/withdrawals", { addressId: values.address, scope: values.scope, reason: values.reason });
+      form.reset();
+      onWithdrawn(made.data);
+    } catch (caught) {
+      if (caught.status === 401) return failed(caught, main);
+      if (caught.code === "ADDRESS_NOT_FOUND" || caught.code === "ADDRESS_WITHDRAWN") {
+        fieldError(inputs.address, errors.address, caught.message);
+        return inputs.address.focus();
+      }
+      let placed = false;
+      for (const detail of caught.details || []) {
+        const field = WITHDRAW_FIELDS.find(({ api: names }) => names.includes(detail.field));
+        if (field) {
+          fieldError(inputs[field.name], errors[field.name], detail.message);
+          placed = true;
+        }
+      }
+      if (!placed) formError.textContent = `Could not withdraw: ${caught.message}`;
+    }
+  });
+  return form;
+}
+
+async function renderWithdrawals() {
+  const list = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, "Loading…"));
+  const done = h("p", { role: "status" });
+  const refresh = async () => {
+    try {
+      const { data } = await api("GET", "api/v1/admin/withdrawals");
+      const rows = data.map((w) => {
+        const undo = h("button", { type: "button", class: "secondary", "aria-label": `Reinstate ${w.address}` }, "Reinstate");
+        undo.addEventListener("click", async () => {
+          try {
+            await api("DELETE", `api/v1/admin/withdrawals/${encodeURIComponent(w.id)}`);
+            done.textContent = `Reinstated: ${w.address}. It is served again within seconds.`;
+            refresh();
+          } catch (caught) {
+            done.textContent = `Could not reinstate: ${caught.message}`;
+          }
+        });
+        return [when(w.withdrawnAt), w.country, w.scope, w.address, h("code", {}, w.addressId), w.reason, h("code", {}, w.actor), undo];
+      });
+      list.replaceChildren(
+        table("Withdrawn addresses", ["When", "Country", "Scope", "Address", "Address id", "Reason", "Administrator", ""], rows, "none yet"),
+      );
+    } catch (caught) {
+      failed(caught, list);
+    }
+  };
+  const form = withdrawForm((made) => {
+    done.textContent = `Withdrawn: ${made.address} (${made.scope}). Every API process stops serving it within seconds.`;
+    refresh();
+  });
+  main.replaceChildren(h("h1", {}, "Withdrawals"), done, form, h("h2", {}, "Withdrawn"), list);
+  await refresh();
+}
+
 // ---- audit ------------------------------------------------------------------------------------
 
 async function renderAudit() {
@@ -566,7 +671,7 @@ async function renderAudit() {
 
 // ---- routing ----------------------------------------------------------------------------------
 
-const PAGES = { tokens: renderTokens, data: renderData, docs: renderDocs, audit: renderAudit };
+const PAGES = { tokens: renderTokens, data: renderData, withdrawals: renderWithdrawals, docs: renderDocs, audit: renderAudit };
 
 function route() {
   clearTimeout(pollTimer);

@@ -11,6 +11,8 @@ class AuditAction(StrEnum):
     TOKEN_CREATED = "token.create"  # noqa: S105 - an action name, not a secret
     TOKEN_REVOKED = "token.revoke"  # noqa: S105 - an action name, not a secret
     SYNC_STARTED = "sync.start"
+    ADDRESS_WITHDRAWN = "address.withdraw"
+    ADDRESS_REINSTATED = "address.reinstate"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import re
 import urllib.request
 import uuid
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from chalicelib.api.route_table import operations
@@ -197,3 +198,29 @@ def test_a_new_token_can_be_tried_in_the_api_docs_without_a_terminal(page: Page,
         "200", timeout=ANSWER_WAIT
     )
     assert page.evaluate("() => sessionStorage.length") == 1  # the new token was never stored
+
+
+def test_an_address_withdrawn_in_the_console_is_refused_over_http_until_reinstated(
+    page: Page, stack: Stack
+) -> None:
+    if page.viewport_size and page.viewport_size["width"] != 1440:
+        pytest.skip("one withdrawal for the two widths: the stack is shared")
+    _sign_in(page, stack)
+    secret = _create(page, "withdrawal check")
+    _, _, drawn = stack.request("GET", "/api/v1/generate?country=NL&seed=withdraw", token=secret)
+    address = drawn["data"]["result"]["address"]
+    page.get_by_role("link", name="Withdrawals").click()
+    page.get_by_role("button", name="Withdraw").click()
+    expect(page.get_by_label("Reason")).to_have_accessible_description(re.compile("Say why"))
+    page.get_by_label("Address id").fill(address["id"])
+    page.get_by_label("Withdraw", exact=True).select_option("address")
+    page.get_by_label("Reason").fill("Resident's request, ticket 4411")
+    page.get_by_role("button", name="Withdraw").click()
+    expect(page.get_by_role("status")).to_contain_text("Withdrawn:")
+    row = page.get_by_role("row").filter(has_text="ticket 4411")
+    expect(row).to_contain_text(address["formattedAddress"])
+    assert _http_status(stack, f"/api/v1/addresses/{address['id']}", secret) == 410
+    _shot(page, "withdrawals")
+    row.get_by_role("button", name=re.compile("Reinstate")).click()
+    expect(page.get_by_role("status")).to_contain_text("Reinstated:")
+    assert _http_status(stack, f"/api/v1/addresses/{address['id']}", secret) == 200

@@ -229,8 +229,8 @@ class AuditEntry(ApiModel):
     at: datetime
     """When it happened (UTC)"""
     actor: str = Field(description="The administrator's token id")
-    action: Literal["token.create", "token.revoke", "sync.start"]
-    """token.create, token.revoke or sync.start"""
+    action: Literal["token.create", "token.revoke", "sync.start", "address.withdraw", "address.reinstate"]
+    """token.create, token.revoke, sync.start, address.withdraw or address.reinstate"""
     target: str | None
     """What it acted on (a token id, a run); null if nothing"""
     details: dict[str, str]

@@ -6,7 +6,7 @@ i-th address of a batch depends on that key and i alone, so the first five of a 
 50 are the seeded batch of five:
 
 - Unique: the selection's positions in a seeded shuffle (`SeededPermutation`), walked in turn;
-  an excluded address is passed over. The walk reads in rounds (what is still needed, more when
+  an excluded or withdrawn address is passed over. The walk reads in rounds (what is still needed, more when
   exclusions may reject), so one address costs one GetItem and a batch of 50 one BatchGetItem.
 - With replacement: place i tries seeded positions (key, i, attempt) until one is kept. Where
   exclusions leave little of a small selection, the places pick from what remains instead.
@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.permutation import SeededPermutation
+from chalicelib.domain.withdrawals import NOTHING_WITHDRAWN, Withdrawn
 from chalicelib.services.generation.selection import Selection
 
 READ_CHUNK = 100
@@ -161,21 +162,23 @@ def draw_batch(
     count: int,
     unique: bool,
     excluded: frozenset[str],
+    withdrawn: Withdrawn = NOTHING_WITHDRAWN,
 ) -> list[PublishedAddress]:
     total = selection.total
+    passed_over = len(excluded) + len(withdrawn)
 
     def ordinals_at(positions: Sequence[int]) -> list[int]:
         return [selection.ordinal_at(p) for p in positions]
 
     def keep(address: PublishedAddress) -> bool:
-        return address.id not in excluded
+        return address.id not in excluded and not withdrawn.holds(address)
 
     if unique:
         found: list[PublishedAddress] = []
-        ask = asking(len(excluded), selection.share)
+        ask = asking(passed_over, selection.share)
         Walk(total, key, ordinals_at, fetch, keep).take(found, count, ask, total + 1)
         return found
-    if excluded and total <= small(len(excluded)):
+    if passed_over and total <= small(passed_over):
         chosen: dict[int, PublishedAddress] = {}
         from_remaining(chosen, range(count), key, kept_in_order(ordinals_at(range(total)), fetch, keep))
         return in_place_order(chosen, count)

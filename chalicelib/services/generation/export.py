@@ -7,7 +7,8 @@ page is served without state and no address appears twice in one export. With fr
 positions are those of the addresses holding all of q's index tokens (exactly the matches for
 words); a candidate that holds every pair of a Han, kana or Hangul run but not the run itself is
 left out of its page, so such a page may hold fewer than its size. So may a page whose positions
-fall on slots of addresses a later sync removed (pool.md: a snapshot shares its epoch's slots)."""
+fall on slots of addresses a later sync removed (pool.md: a snapshot shares its epoch's slots), or
+on an address an operator withdrew."""
 
 from __future__ import annotations
 
@@ -68,7 +69,10 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
     first = (request.page - 1) * request.size
     ordinals = [ordinal_at(order[i]) for i in range(first, min(first + request.size, positions))]
     fetched = ports.pool.get_many_by_ordinal(snapshot.placement, ordinals) if ordinals else {}
-    addresses = [fetched[o] for o in ordinals if o in fetched and keep(fetched[o])]
+    withdrawn = ports.withdrawn.of(filters.country)  # left out of their page, as removed slots are
+    addresses = [
+        fetched[o] for o in ordinals if o in fetched and keep(fetched[o]) and not withdrawn.holds(fetched[o])
+    ]
     pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
     total = selection.live if query is None and filters.area is None else positions
     return ExportPage(

@@ -14,7 +14,8 @@ from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.near_misses import CHANGED, REMOVING, Variant, VariantKind, needs
 from chalicelib.domain.published import Placement, PublishedSnapshot
 from chalicelib.domain.text_search import parse
-from chalicelib.errors import AddressNotFound, NoPoolCoverage
+from chalicelib.domain.withdrawals import Withdrawn
+from chalicelib.errors import AddressNotFound, AddressWithdrawn, NoPoolCoverage
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.near_misses import DONORS, make_variants
 from chalicelib.services.generation.profiles import TestProfile, make_profile
@@ -32,12 +33,17 @@ class PinnedSnapshotReader(Protocol):
     def pinned(self, country: str, snapshot_id: str) -> Served: ...
 
 
+class WithdrawnReader(Protocol):
+    def of(self, country: str) -> Withdrawn: ...
+
+
 @dataclass(frozen=True)
 class GenerationPorts:
     snapshots: ActiveSnapshotReader
     pins: PinnedSnapshotReader
     catalog: CatalogReader
     pool: AddressReader
+    withdrawn: WithdrawnReader  # addresses an operator withdrew: never served, from any snapshot
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,9 @@ def draw(
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
         return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
 
+    # A withdrawn address is passed over as an excluded one is: the draw stays uniform over the
+    # others, and a seed lands where it did unless it landed on one (then on its next try).
+    withdrawn = ports.withdrawn.of(filters.country)
     if query is not None or filters.area is not None:
         return draw_text(
             query or parse(""),
@@ -156,10 +165,17 @@ def draw(
             count=request.count,
             unique=request.unique,
             excluded=request.excluded,
+            withdrawn=withdrawn,
             area=filters.area,
         )
     return draw_batch(
-        selection, key, fetch, count=request.count, unique=request.unique, excluded=request.excluded
+        selection,
+        key,
+        fetch,
+        count=request.count,
+        unique=request.unique,
+        excluded=request.excluded,
+        withdrawn=withdrawn,
     )
 
 
@@ -194,6 +210,8 @@ def get_address(address_id: str, ports: GenerationPorts, *, pinned: str | None =
     if served is not None:
         snapshot = served.snapshot
         address = ports.pool.get_by_id(snapshot.placement, address_id)
+        if address is not None and ports.withdrawn.of(country).holds(address):
+            raise AddressWithdrawn(f"address {address_id} was withdrawn from the pool and is not served")
         if address is not None:
             return Found(address, served)
     where = f"snapshot {pinned}" if pinned else "the current snapshot of its country"

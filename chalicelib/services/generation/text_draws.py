@@ -26,6 +26,7 @@ from chalicelib.domain.geo import Area, cover
 from chalicelib.domain.ordering import Range
 from chalicelib.domain.published import Placement
 from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
+from chalicelib.domain.withdrawals import NOTHING_WITHDRAWN, Withdrawn
 from chalicelib.services.generation.draws import (
     READ_CHUNK,
     Fetch,
@@ -171,6 +172,7 @@ def draw_text(
     count: int,
     unique: bool,
     excluded: frozenset[str],
+    withdrawn: Withdrawn = NOTHING_WITHDRAWN,
     area: Area | None = None,
 ) -> list[PublishedAddress]:
     ranges = selection.ranges
@@ -182,6 +184,7 @@ def draw_text(
     def keep(address: PublishedAddress) -> bool:
         return (
             address.id not in excluded
+            and not withdrawn.holds(address)
             and (area is None or area.contains(address.lat, address.lon))
             and matches(query, searchable(address), marks_of(address))
         )

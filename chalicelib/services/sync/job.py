@@ -53,6 +53,8 @@ class SyncJob(BaseModel):
     container_map_buffer: int = CONTAINER_MAP_BUFFER
     work_format: int = WORK_FORMAT
     country_cells: dict[str, tuple[int, int]] = Field(default_factory=dict)  # (first, count)
+    # The withdrawn addresses' keys of the job's countries when it began: every task withholds these.
+    withdrawn: list[str] = Field(default_factory=list)
 
     def street_range(self, country: str) -> tuple[int, int]:
         """The country's street cells, (first, count): its own, or the shared ones after them all."""

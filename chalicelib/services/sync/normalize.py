@@ -32,6 +32,7 @@ class DropReason(StrEnum):
     MALFORMED_ROW = "malformed_row"  # the reader could not parse the row
     UNREADABLE_FILE = "unreadable_file"  # the file broke off here (one per damaged file)
     NOT_PREMISES = "not_premises"  # street furniture with an address: a bus stop, a speed camera
+    WITHDRAWN = "withdrawn"  # an operator withdrew the address (a resident asked): never served
 
 
 class FieldRemoval(StrEnum):

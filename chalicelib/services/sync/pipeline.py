@@ -42,6 +42,7 @@ class SyncPipeline:
         `target.root` (the source store's `s3://bucket/prefix/` in AWS)."""
         run = self.run
         countries = target.chosen(run.config.enabled)
+        withdrawn = run.registry.withdrawn_keys()
         entries = [e for e in load_manifest(target.manifest) if e.country in countries]
         rows = sum(e.records for e in entries)
         country_cells, street_cells = street_layout(counted_rows(entries), per_cell)
@@ -49,13 +50,14 @@ class SyncPipeline:
             manifest=str(target.manifest.resolve()) if sources is None else target.manifest.name,
             root=sources or str(target.root),
             countries=countries,
-            fingerprint=self.fingerprint(target, sources),
+            fingerprint=self._fingerprint(target, sources, withdrawn),
             started_at=run.clock.now().isoformat(),
             # Powers of two per country, as the ledger buckets are (domain/epochs.py).
             street_cells=street_cells,
             country_cells=country_cells,
             object_cells=cells_for(rows, claims_per_cell),
             text_cells=cells_for(rows, claims_per_cell),
+            withdrawn=sorted(k for c in countries for k in withdrawn.get(c, ())),
             **sizes,
         )
         run.begin(job)
@@ -64,8 +66,16 @@ class SyncPipeline:
         return job
 
     def fingerprint(self, target: SyncTarget, sources: str | None = None) -> str:
+        return self._fingerprint(target, sources, self.run.registry.withdrawn_keys())
+
+    def _fingerprint(
+        self, target: SyncTarget, sources: str | None, withdrawn: dict[str, frozenset[str]]
+    ) -> str:
+        """The inputs' fingerprint, the withdrawals among them: a withdrawal makes the next sync
+        rebuild, so the snapshot it publishes no longer holds (nor counts) the address."""
         files = self.run.open_sources(sources or str(target.root))
-        return target.fingerprint(self.run.config.text, files.stamp)
+        keys = sorted(k for keys in withdrawn.values() for k in keys)
+        return target.fingerprint(self.run.config.text + "|" + ",".join(keys), files.stamp)
 
     def is_current(self, target: SyncTarget, sources: str | None = None) -> bool:
         """The last sync succeeded on exactly these inputs: a new run would publish nothing new."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from chalicelib.domain.withdrawals import NOTHING_WITHDRAWN, Withdrawn
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.sync.dedupe import coordinate_precision_meters
 from chalicelib.services.sync.enrich import OSM_ORIGIN, SourceFacts, publish
@@ -30,9 +31,11 @@ def read_rows(
     source: SourceFacts,
     tally: SourceTally,
     open_remote: RemoteOpener | None = None,
+    withdrawn: Withdrawn = NOTHING_WITHDRAWN,
 ) -> Iterator[Row]:
     """Validated, enriched rows of one source group in read order; rows dropped on the way are
-    counted in `tally`."""
+    counted in `tally`, a withdrawn address among them (`withdrawn`: matched by what identifies
+    it, whatever id or spelling this source gives it)."""
     for raw in read_group(group, root, open_remote):
         tally.read += 1
         # A damaged row keeps its own reason (normalize's); any other is held to the licence policy.
@@ -43,11 +46,15 @@ def read_rows(
         if isinstance(candidate, Dropped):
             tally.dropped[candidate.reason.value] += 1
             continue
+        address = publish(candidate, source)
+        if withdrawn.holds(address):
+            tally.dropped[DropReason.WITHDRAWN.value] += 1
+            continue
         yield Row(
             seq=(rank, tally.read),
             family=group.family,
             source_country=group.country,
-            address=publish(candidate, source),
+            address=address,
             removed=tuple(r.value for r in candidate.removed),
             osm_object=raw.record_id if source.origin == OSM_ORIGIN else None,
             precision_meters=coordinate_precision_meters(raw.lon, raw.lat),

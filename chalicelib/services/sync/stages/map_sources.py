@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import zlib
 
+from chalicelib.domain.withdrawals import Withdrawn
 from chalicelib.services.sync.dedupe import street_key
 from chalicelib.services.sync.enrich import SourceFacts
 from chalicelib.services.sync.job import Runner, runner_of_entries
@@ -54,7 +55,8 @@ def map_source(run: SyncRun, item: MapItem) -> Mapped:
     tally = tallies.tally(group.family, group.country)
     buffer = job.container_map_buffer if item.runner == "container" else job.map_buffer
     out = Partitioned(run.work, item.rank, buffer)
-    for row in read_rows(group, item.rank, root, config, source, tally, files.open_remote):
+    withdrawn = run.memo("withdrawn", lambda: Withdrawn.of(job.withdrawn))
+    for row in read_rows(group, item.rank, root, config, source, tally, files.open_remote, withdrawn):
         cell = job.street_cell(row.address.country, zlib.crc32("|".join(street_key(row.address)).encode()))
         out.add("rows", cell, row_line(row))
         if row.osm_object is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import zlib
 
-from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute, UnicodeSetAttribute
 from pynamodb.models import Model
 
 from chalicelib.config import TableSettings
@@ -32,6 +32,7 @@ class RegistryItem(Model):
     blob = BinaryAttribute(null=True, legacy_encoding=False)  # on directory blocks: the entries
     counter = NumberAttribute(null=True)  # on epochs: the slots handed out
     claim = UnicodeAttribute(null=True)  # on a snapshot record: the generation that claimed its id
+    keys = UnicodeSetAttribute(null=True)  # on a country's withdrawn keys: every one of them
 
 
 def shards_for(location_count: int) -> int:
