@@ -99,9 +99,10 @@ browser:
 install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP) $(TS_KIT_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT). DATA=overture:
-## the Overture replica's newest release, through discovery, instead of the sample sources.
+## the Overture replica's newest release, through discovery, instead of the sample sources. The
+## request log goes to .dev/requests.log; REQUEST_LOG=1 shows it in the terminal instead.
 run: install
-	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) DATA=$(DATA) $(BIN)/python -m infra.local run
+	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) DATA=$(DATA) REQUEST_LOG=$(REQUEST_LOG) $(BIN)/python -m infra.local run
 
 ## A token against the running local stack; the bearer value is alone on the last line.
 token: $(PY_STAMP)

@@ -16,7 +16,10 @@ from chalicelib.errors import SyncAlreadyRunning
 from chalicelib.logs import log_event
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from chalicelib.services.admin import SyncLauncher
+    from chalicelib.services.sync.report import Work
 
 SYNC_RATE_HOURS = int(os.environ.get("SYNC_RATE_HOURS", "24"))
 
@@ -31,6 +34,12 @@ class LogProgress:
 
     def country_stage(self, country: str, stage: str) -> None:
         log_event("sync_country_stage", country=country, stage=stage)
+
+    def planned(self, stage: str, work: Sequence[Work]) -> None:
+        log_event("sync_stage_tasks", stage=stage, tasks=len(work), rows=sum(w.rows for w in work))
+
+    def done(self, stage: str, work: Work) -> None:
+        pass  # a line a task would flood the log: the stages' and countries' lines tell the run
 
 
 @jobs.schedule(Rate(SYNC_RATE_HOURS, unit=Rate.HOURS), name="sync_pool")

@@ -11,6 +11,9 @@ _logger = logging.getLogger("ags")
 # PynamoDB announces its settings file at INFO when imported; keep that out of request logs. Set
 # here, at import, because this module is imported before PynamoDB.
 logging.getLogger("pynamodb").setLevel(logging.WARNING)
+# botocore says "Found credentials in environment variables." at INFO on every client it builds:
+# no use to anyone reading a sync's progress or a request log.
+logging.getLogger("botocore.credentials").setLevel(logging.WARNING)
 
 
 class _StdoutHandler(logging.Handler):

@@ -4,6 +4,7 @@ answering JSON (a Lambda holds no session, and API Gateway keeps no stream open)
 
 from __future__ import annotations
 
+import logging
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -12,6 +13,10 @@ from chalice.app import Request, Response
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+
+# The SDK's session manager says it started, terminated a session and shut down at INFO, on every
+# request here (one stateless exchange each): the request log already says each exchange.
+logging.getLogger("mcp.server.streamable_http_manager").setLevel(logging.WARNING)
 
 # What the transport reads, besides the MCP-* headers: the rest of a request's headers stay out of
 # it (a value latin-1 cannot hold would otherwise fail the exchange).

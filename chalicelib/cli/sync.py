@@ -6,12 +6,12 @@ import argparse
 import hashlib
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import TextIO
 
 from chalicelib import deps
+from chalicelib.cli.progress import TerminalProgress
 from chalicelib.errors import ConfigurationError
 from chalicelib.services.sync.report import SyncReport
 from chalicelib.services.sync.state_machine import STEP_EVENT_VARIABLE
@@ -98,17 +98,7 @@ def sync_locally(
     executor = sync_executor(d, work, workers)
     if if_changed and executor.is_current(target):
         return None
-    return executor.run(target, first=[c.upper() for c in first], progress=StderrProgress())
-
-
-class StderrProgress:
-    """Each stage as it starts, and each country as it is written, on stderr."""
-
-    def stage(self, name: str) -> None:
-        print(f"  {name}", file=sys.stderr, flush=True)
-
-    def country_stage(self, country: str, stage: str) -> None:
-        print(f"  {country}: {stage}", file=sys.stderr, flush=True)
+    return executor.run(target, first=[c.upper() for c in first], progress=TerminalProgress())
 
 
 def _default_work(manifest: Path) -> Path:

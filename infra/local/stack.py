@@ -80,9 +80,19 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         sync.start_unless_current()
         print(f"MCP for test agents: http://127.0.0.1:{port}/mcp (the dev token; docs/agents.md)", flush=True)
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
-        # Unbuffered, so the API's JSON request log reaches the terminal line by line.
+        # The request log (a JSON line a request, Chalice's access line) goes to a file, so the
+        # terminal shows the sync's progress; REQUEST_LOG=1 puts it here, line by line.
+        requests_log = None if _env_flag("REQUEST_LOG") else (dev_dir / "requests.log").open("ab")
+        where = (
+            "here" if requests_log is None else f"in {dev_dir / 'requests.log'} (REQUEST_LOG=1 shows it here)"
+        )
+        print(f"Request log: {where}", flush=True)
         api = subprocess.Popen(
-            _chalice_local(port), cwd=PROJECT_DIR, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            _chalice_local(port),
+            cwd=PROJECT_DIR,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdout=requests_log,
+            stderr=subprocess.STDOUT if requests_log is not None else None,
         )
         return api.wait()
     except LocalEngineError as exc:
@@ -204,6 +214,10 @@ class _BackgroundSync:
 
     def _target(self, countries: frozenset[str] | None) -> SyncTarget:
         return SyncTarget(manifest=self.manifest, root=SHARED_MANIFEST.parent, countries=countries)
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
 
 
 def _env_countries(name: str, default: str = "") -> frozenset[str] | None:

@@ -69,7 +69,7 @@ class LocalExecutor:
             pipeline.start(target, **self.sizes)
         for stage in STAGES[: STAGES.index("write")]:
             progress.stage(stage)
-            self._fail(pipeline, self._stage(pipeline, pool, stage, pipeline.items(stage)))
+            self._fail(pipeline, self._stage(pipeline, pool, stage, pipeline.items(stage), progress))
             pipeline.close(stage)
         return pipeline
 
@@ -86,22 +86,28 @@ class LocalExecutor:
             failed: dict[str, str] = {}
             if own:
                 progress.country_stage(country, f"writing {sum(s['shard']['rows'] for s in own)} addresses")
-                failed = self._stage(pipeline, pool, "write", own)
+                failed = self._stage(pipeline, pool, "write", own, progress)
                 if not failed:
                     progress.country_stage(country, "writing the text index")
-                    failed = self._stage(pipeline, pool, "index", pipeline.index_items(country))
+                    failed = self._stage(pipeline, pool, "index", pipeline.index_items(country), progress)
             self._fail(pipeline, failed)
             progress.country_stage(country, "publishing")
-            self._stage(pipeline, None, "publish", [{"country": country}])
+            self._stage(pipeline, None, "publish", [{"country": country}], progress)
         for stage in ("write", "index", "publish"):
             progress.stage(stage)
             pipeline.close(stage)
 
     def _stage(
-        self, pipeline: SyncPipeline, pool: Executor | None, stage: str, items: list[dict[str, Any]]
+        self,
+        pipeline: SyncPipeline,
+        pool: Executor | None,
+        stage: str,
+        items: list[dict[str, Any]],
+        progress: SyncProgress,
     ) -> dict[str, str]:
         """Run the stage's pending tasks; the countries whose tasks failed to write, with why."""
         pending = [item for item in items if not pipeline.is_done(stage, item)]
+        progress.planned(stage, [pipeline.work_of(stage, item) for item in pending])
         runs: list[tuple[dict[str, Any], Callable[[], dict[str, Any]]]]
         if pool is None or len(pending) < 2:
             runs = [(item, partial(pipeline.run_task, stage, item)) for item in pending]
@@ -116,6 +122,7 @@ class LocalExecutor:
                 if stage not in COUNTRY_STAGES:
                     raise
                 failed.setdefault(str(item["country"]), f"{type(exc).__name__}: {exc}")
+            progress.done(stage, pipeline.work_of(stage, item))
         return failed
 
     @staticmethod

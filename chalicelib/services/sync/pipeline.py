@@ -10,7 +10,7 @@ from typing import Any
 from chalicelib.errors import PublishConflict, StorageUnavailable
 from chalicelib.services.sync import work_layout as keys
 from chalicelib.services.sync.job import CLAIMS_PER_CELL, ROWS_PER_CELL, WORK_FORMAT, SyncJob
-from chalicelib.services.sync.report import SyncReport
+from chalicelib.services.sync.report import SyncReport, Work
 from chalicelib.services.sync.run import SyncRun
 from chalicelib.services.sync.sharding import cells_for, street_layout
 from chalicelib.services.sync.stages import BY_NAME, PIPELINE, STAGES, bounds, publish
@@ -149,6 +149,17 @@ class SyncPipeline:
         if following < len(PIPELINE):
             upcoming = PIPELINE[following]
             self.run.write_items(upcoming.name, upcoming.plan(self.run))
+
+    def work_of(self, stage: str, item: dict[str, Any]) -> Work:
+        """What a task is of its stage, for progress: a map task's country and rows (its manifest
+        entries' counts), a write task's addresses; any other task is one."""
+        if stage == "map":
+            group = self.run.groups()[int(item["rank"])]
+            return Work(group.country, max(1, sum(e.records for e in group.entries)))
+        if stage == "write":
+            return Work(str(item["country"]), int(item["shard"]["rows"]))
+        country = item.get("country")
+        return Work(str(country) if country else None, 1)
 
     def index_items(self, country: str) -> list[dict[str, Any]]:
         return [item.model_dump(mode="json") for item in items_of(self.run, country)]

@@ -4,6 +4,7 @@ and per country, what each country's publication did, and the configuration erro
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -166,11 +167,22 @@ def _outcome_of(country: str, doc: dict[str, Any]) -> CountryOutcome:
     return CountryOutcome(country, **found)
 
 
+@dataclass(frozen=True)
+class Work:
+    """One task's share of a stage: its country (None: a task of every country's), and its rows
+    (the rows its sources hold for a map task, the addresses it writes for a write task; 1 else)."""
+
+    country: str | None
+    rows: int
+
+
 class SyncProgress(Protocol):
-    """Where a sync reports progress: lines on the CLI's stderr, log lines in Lambda, a test's probe."""
+    """Where a sync reports progress: bars on the CLI's terminal, log lines in Lambda, a test's probe."""
 
     def stage(self, name: str) -> None: ...
     def country_stage(self, country: str, stage: str) -> None: ...
+    def planned(self, stage: str, work: Sequence[Work]) -> None: ...
+    def done(self, stage: str, work: Work) -> None: ...
 
 
 class SilentProgress:
@@ -178,4 +190,10 @@ class SilentProgress:
         pass
 
     def country_stage(self, country: str, stage: str) -> None:
+        pass
+
+    def planned(self, stage: str, work: Sequence[Work]) -> None:
+        pass
+
+    def done(self, stage: str, work: Work) -> None:
         pass
