@@ -60,6 +60,7 @@ class Operation:
     # Media types of a success besides JSON, each with its body's description (an export's formats).
     other_media: tuple[tuple[str, str], ...] = ()
     not_found: str = "NO_POOL_COVERAGE"  # the code of its 404, when it has one
+    gone: tuple[str, ...] = ("SNAPSHOT_EXPIRED",)  # the codes of its 410, when it has one
     headers: tuple[str, ...] = ()  # a success's own headers (openapi._HEADERS), beyond the common ones
     cacheable: bool = False  # may answer Immutable: ETag and Cache-Control, and 304 to If-None-Match
 

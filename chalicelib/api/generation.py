@@ -183,7 +183,8 @@ def generate_batch(
         "(including an address that left the pool in a later snapshot), or not in the pinned one. "
         "With `snapshot`, the answer comes from that snapshot while it is kept (an address that has "
         "left the pool since is still found there), with a strong ETag and Cache-Control: immutable; "
-        "410 SNAPSHOT_EXPIRED once it is not.",
+        "410 SNAPSHOT_EXPIRED once it is not. 410 ADDRESS_WITHDRAWN for an address an operator "
+        "withdrew (a resident asked), from any snapshot.",
         response=AddressResponse,
         scope=Scope.READ,
         query=AddressQuery,
@@ -191,6 +192,7 @@ def generate_batch(
         errors=(404, 410),
         cacheable=True,
         not_found="ADDRESS_NOT_FOUND",
+        gone=("SNAPSHOT_EXPIRED", "ADDRESS_WITHDRAWN"),
     ),
     needs=lambda d: d.generation_ports(),
 )

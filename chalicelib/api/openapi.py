@@ -59,11 +59,12 @@ audit log. The console at `/admin` uses it; the public API has its own document 
 and an admin token gets 403 on the public API's operations: administering and testing use
 different tokens. Admin calls count against the token's per-minute limit like any other.
 
-**Audit.** Creating or revoking a token and starting a sync are each written to the audit log
-(`GET /api/v1/admin/audit`) with the acting token's id and the time.
+**Audit.** Creating or revoking a token, starting a sync, and withdrawing or reinstating an
+address are each written to the audit log (`GET /api/v1/admin/audit`) with the acting token's id
+and the time.
 
-**Errors** have the public API's shape. Additions: 201 for a created token, 202 for a started
-sync; 404 `TOKEN_NOT_FOUND`; 409 `SYNC_RUNNING`.
+**Errors** have the public API's shape. Additions: 201 for a created token or withdrawal, 202 for a
+started sync; 404 `TOKEN_NOT_FOUND`, `WITHDRAWAL_NOT_FOUND`; 409 `SYNC_RUNNING`.
 """
 
 # Every tag the operations use, described for the documents' tag lists (a KeyError here: a new tag
@@ -128,7 +129,6 @@ STATUS_CODES = {
     401: "UNAUTHORIZED",
     403: "FORBIDDEN",
     409: "SYNC_RUNNING",
-    410: "SNAPSHOT_EXPIRED",
     429: "RATE_LIMITED",
     500: "INTERNAL_ERROR",
     503: "SERVICE_UNAVAILABLE",
@@ -144,6 +144,9 @@ _ERROR_TEXT = {
     "SYNC_RUNNING": "SYNC_RUNNING: a sync is running already",
     "SNAPSHOT_EXPIRED": "SNAPSHOT_EXPIRED: the pinned snapshot is no longer served (replaced more than the "
     "retention ago, 30 days by default) or was never published for this country; pin the current one",
+    "ADDRESS_WITHDRAWN": "ADDRESS_WITHDRAWN: an operator withdrew the address (a resident asked): it is "
+    "never served again",
+    "WITHDRAWAL_NOT_FOUND": "WITHDRAWAL_NOT_FOUND: no withdrawal with this id",
     "RATE_LIMITED": "RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or "
     "stage throttle answered; see Retry-After",
     "INTERNAL_ERROR": "INTERNAL_ERROR: a fault of the service, logged with the request id",
@@ -339,11 +342,14 @@ def _responses(op: Operation) -> dict[str, Any]:
             headers.append("Retry-After")
         if status in (400, 404, 409, 410, 429):
             headers += counted
-        code = op.not_found if status == 404 else STATUS_CODES[status]
+        codes = (op.not_found,) if status == 404 else op.gone if status == 410 else (STATUS_CODES[status],)
+        schemas = [_error_schema(code) for code in codes]
         responses[str(status)] = {
-            "description": _ERROR_TEXT[code],
+            "description": "; or ".join(_ERROR_TEXT[code] for code in codes),
             "headers": _header_refs(*headers),
-            "content": {"application/json": {"schema": _error_schema(code)}},
+            "content": {
+                "application/json": {"schema": schemas[0] if len(schemas) == 1 else {"oneOf": schemas}}
+            },
         }
     return responses
 

@@ -50,6 +50,7 @@ PARAMETERS: dict[str, Any] = {
     "pageSize": 2,
     "format": "csv",
     "tokenId": "0123456789ab",
+    "withdrawalId": "ad-a-wfbi4jpjf4s4wbyb",
 }
 _ERROR_MESSAGES = {
     "INVALID_REQUEST": "invalid query: country",
@@ -60,6 +61,8 @@ _ERROR_MESSAGES = {
     "TOKEN_NOT_FOUND": "no token 0123456789ab",
     "SYNC_RUNNING": "a sync is running already",
     "SNAPSHOT_EXPIRED": "snapshot 0123456789abcdef of AD expired on 2026-10-25T03:00:00+00:00",
+    "ADDRESS_WITHDRAWN": "address ad-0000000000000000 was withdrawn from the pool and is not served",
+    "WITHDRAWAL_NOT_FOUND": "no withdrawal has the id ad-a-0000000000000000",
     "RATE_LIMITED": "rate limit of 60 requests per minute exceeded",
     "INTERNAL_ERROR": "internal error",
     "SERVICE_UNAVAILABLE": "the data store is unavailable; retry later",
@@ -122,7 +125,9 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
 
 
 def _error_example(schema: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
-    """An error answer with the one code its response schema allows."""
+    """An error answer with the one code its response schema allows (its first branch's, where the
+    status has several)."""
+    schema = schema["oneOf"][0] if "oneOf" in schema else schema
     coded = schemas[schema["$ref"].removeprefix(_REF_PREFIX)]
     (code,) = coded["properties"]["error"]["properties"]["code"]["enum"]
     body: dict[str, Any] = {

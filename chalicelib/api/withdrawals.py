@@ -29,7 +29,7 @@ WITHDRAWALS = "/api/v1/admin/withdrawals"
         scope=Scope.ADMIN,
         body=models.WithdrawBody,
         status=201,
-        errors=(404, 410),
+        errors=(404,),
     ),
     needs=lambda d: d.withdrawal_ports(),
 )

@@ -114,6 +114,9 @@ ADMIN_ENDPOINTS = {
     ("get", "/api/v1/admin/data"): "200",
     ("post", "/api/v1/admin/sync"): "202",
     ("get", "/api/v1/admin/audit"): "200",
+    ("post", "/api/v1/admin/withdrawals"): "201",
+    ("get", "/api/v1/admin/withdrawals"): "200",
+    ("delete", "/api/v1/admin/withdrawals/{withdrawalId}"): "200",
 }
 
 
@@ -130,6 +133,8 @@ def test_the_admin_api_has_its_own_valid_document_all_admin_scoped() -> None:
     revoke = described[("post", "/api/v1/admin/tokens/{tokenId}/revoke")]
     assert "404" in revoke["responses"]
     assert "409" in described[("post", "/api/v1/admin/sync")]["responses"]
+    undo = described[("delete", "/api/v1/admin/withdrawals/{withdrawalId}")]
+    assert "WITHDRAWAL_NOT_FOUND" in undo["responses"]["404"]["description"]
     create = admin["components"]["schemas"]["CreateTokenBody"]
     assert create["additionalProperties"] is False
     assert set(create["required"]) == {"label", "scope", "ratePerMinute", "expiresIn"}

@@ -46,9 +46,10 @@ class WithdrawalEntry(ApiModel):
 
 
 class WithdrawalResponse(ApiModel):
-    """The answer of POST /api/v1/admin/withdrawals"""
+    """The answer of POST /api/v1/admin/withdrawals, and of DELETE (the withdrawal undone)"""
 
     data: WithdrawalEntry
+    """The withdrawal"""
 
 
 class WithdrawalPath(ApiModel):
