@@ -54,7 +54,7 @@ export interface paths {
         };
         /**
          * A published address by its ID, from its country's current or a pinned snapshot
-         * @description 404 ADDRESS_NOT_FOUND for an ID that is not in the active snapshot of its country (including an address that left the pool in a later snapshot), or not in the pinned one. With `snapshot`, the answer comes from that snapshot while it is kept (an address that has left the pool since is still found there), with a strong ETag and Cache-Control: immutable; 410 SNAPSHOT_EXPIRED once it is not.
+         * @description 404 ADDRESS_NOT_FOUND for an ID that is not in the active snapshot of its country (including an address that left the pool in a later snapshot), or not in the pinned one. With `snapshot`, the answer comes from that snapshot while it is kept (an address that has left the pool since is still found there), with a strong ETag and Cache-Control: immutable; 410 SNAPSHOT_EXPIRED once it is not. 410 ADDRESS_WITHDRAWN for an address an operator withdrew (a resident asked), from any snapshot.
          */
         get: operations["getAddress"];
         put?: never;
@@ -497,7 +497,7 @@ export interface components {
          *           "invalid": []
          *         }
          *       },
-         *       "snapshotId": "d2dac783ab3dfa76"
+         *       "snapshotId": "f6f916a26703776a"
          *     }
          */
         AddressData: {
@@ -547,18 +547,18 @@ export interface components {
          *       "requestedCount": 2,
          *       "returnedCount": 2,
          *       "unique": true,
-         *       "snapshotId": "d2dac783ab3dfa76",
+         *       "snapshotId": "f6f916a26703776a",
          *       "results": [
          *         {
          *           "address": {
-         *             "id": "ad-hafulpxiq43ouuor",
+         *             "id": "ad-iiv7prrklgqdcu2m",
          *             "countryCode": "AD",
          *             "matchLevel": "houseNumber",
          *             "propertyType": "commercial",
-         *             "formattedAddress": "Av.Príncep Benlloch 20, AD500 Andorra la Vella",
+         *             "formattedAddress": "Carrer de l'Alzinaret 15, AD500 Andorra la Vella",
          *             "components": {
-         *               "street": "Av.Príncep Benlloch",
-         *               "houseNumber": "20",
+         *               "street": "Carrer de l'Alzinaret",
+         *               "houseNumber": "15",
          *               "unit": null,
          *               "district": null,
          *               "city": "Andorra la Vella",
@@ -569,8 +569,8 @@ export interface components {
          *               "provinceCode": null
          *             },
          *             "coordinates": {
-         *               "latitude": 42.5074629,
-         *               "longitude": 1.5196458
+         *               "latitude": 42.5082224,
+         *               "longitude": 1.520737
          *             },
          *             "timeZone": "Europe/Andorra",
          *             "source": {
@@ -588,18 +588,18 @@ export interface components {
          *             }
          *           },
          *           "profile": {
-         *             "givenName": "Domingo",
-         *             "familyName": "Marqués",
-         *             "fullName": "Domingo Marqués",
+         *             "givenName": "Leticia",
+         *             "familyName": "Rubio",
+         *             "fullName": "Leticia Rubio",
          *             "latin": null,
          *             "kana": null,
-         *             "gender": "male",
-         *             "dateOfBirth": "1958-10-25",
-         *             "email": "domingo.marques93@example.com",
+         *             "gender": "female",
+         *             "dateOfBirth": "1986-01-13",
+         *             "email": "leticia.rubio99@example.org",
          *             "phone": {
-         *               "number": "+376 00 746 2937",
+         *               "number": "+376 00 729 1631",
          *               "national": null,
-         *               "e164": "+376007462937",
+         *               "e164": "+376007291631",
          *               "type": "unassigned",
          *               "area": null,
          *               "dialable": false,
@@ -610,14 +610,14 @@ export interface components {
          *         },
          *         {
          *           "address": {
-         *             "id": "ad-6br5ooz3agurdjz3",
+         *             "id": "ad-4e3d74grlcs5ot52",
          *             "countryCode": "AD",
          *             "matchLevel": "houseNumber",
          *             "propertyType": "commercial",
-         *             "formattedAddress": "Avinguda Meritxell 5, AD500 Andorra la Vella",
+         *             "formattedAddress": "Avinguda Meritxell 86, AD500 Andorra la Vella",
          *             "components": {
          *               "street": "Avinguda Meritxell",
-         *               "houseNumber": "5",
+         *               "houseNumber": "86",
          *               "unit": null,
          *               "district": null,
          *               "city": "Andorra la Vella",
@@ -628,8 +628,8 @@ export interface components {
          *               "provinceCode": null
          *             },
          *             "coordinates": {
-         *               "latitude": 42.5078678,
-         *               "longitude": 1.5233837
+         *               "latitude": 42.5082811,
+         *               "longitude": 1.5299756
          *             },
          *             "timeZone": "Europe/Andorra",
          *             "source": {
@@ -647,18 +647,18 @@ export interface components {
          *             }
          *           },
          *           "profile": {
-         *             "givenName": "Octavia",
-         *             "familyName": "Viana",
-         *             "fullName": "Octavia Viana",
+         *             "givenName": "Patricia",
+         *             "familyName": "Pozo",
+         *             "fullName": "Patricia Pozo",
          *             "latin": null,
          *             "kana": null,
          *             "gender": "female",
-         *             "dateOfBirth": "1946-12-17",
-         *             "email": "octavia.viana93@example.net",
+         *             "dateOfBirth": "1977-02-02",
+         *             "email": "patricia.pozo27@example.com",
          *             "phone": {
-         *               "number": "+376 00 330 2881",
+         *               "number": "+376 00 471 1431",
          *               "national": null,
-         *               "e164": "+376003302881",
+         *               "e164": "+376004711431",
          *               "type": "unassigned",
          *               "area": null,
          *               "dialable": false,
@@ -794,7 +794,7 @@ export interface components {
          * @description A page of cities (field=city)
          * @example {
          *       "total": 71,
-         *       "nextCursor": "eyJ2IjoxLCJiIjoiNWRlYjg4MGZhYjAxNzE4OThjNDNkMzBhMzI3M2FjZjIiLCJzIjoiYjc4MmYxMDdkNGNjZGJmNyIsIm8iOjIwfQ.WSk04VDO_IyqRAZz4UYYhQ",
+         *       "nextCursor": "eyJ2IjoxLCJiIjoiNWRlYjg4MGZhYjAxNzE4OThjNDNkMzBhMzI3M2FjZjIiLCJzIjoiMmNlNjBlOGViYWFkNGM1NCIsIm8iOjIwfQ.zUDLE2601m-obMboBv7wpw",
          *       "cities": [
          *         {
          *           "id": "cit-bb47thbrkt5gs7bo",
@@ -1354,9 +1354,15 @@ export interface components {
          *           "syncState": "published"
          *         },
          *         {
+         *           "code": "BR",
+         *           "ready": true,
+         *           "count": 93,
+         *           "syncState": "published"
+         *         },
+         *         {
          *           "code": "CA",
          *           "ready": true,
-         *           "count": 1628,
+         *           "count": 1627,
          *           "syncState": "published"
          *         },
          *         {
@@ -1380,19 +1386,25 @@ export interface components {
          *         {
          *           "code": "DE",
          *           "ready": true,
-         *           "count": 17282,
+         *           "count": 17276,
          *           "syncState": "published"
          *         },
          *         {
          *           "code": "DK",
          *           "ready": true,
-         *           "count": 36056,
+         *           "count": 36054,
          *           "syncState": "published"
          *         },
          *         {
          *           "code": "ES",
          *           "ready": true,
-         *           "count": 14,
+         *           "count": 12,
+         *           "syncState": "published"
+         *         },
+         *         {
+         *           "code": "FI",
+         *           "ready": true,
+         *           "count": 613,
          *           "syncState": "published"
          *         },
          *         {
@@ -1404,7 +1416,13 @@ export interface components {
          *         {
          *           "code": "GB",
          *           "ready": true,
-         *           "count": 7309,
+         *           "count": 7307,
+         *           "syncState": "published"
+         *         },
+         *         {
+         *           "code": "HK",
+         *           "ready": true,
+         *           "count": 338,
          *           "syncState": "published"
          *         },
          *         {
@@ -1464,7 +1482,7 @@ export interface components {
          *         {
          *           "code": "PT",
          *           "ready": true,
-         *           "count": 1616,
+         *           "count": 1615,
          *           "syncState": "published"
          *         },
          *         {
@@ -1495,6 +1513,12 @@ export interface components {
          *           "code": "US",
          *           "ready": true,
          *           "count": 23251,
+         *           "syncState": "published"
+         *         },
+         *         {
+         *           "code": "VN",
+         *           "ready": true,
+         *           "count": 946,
          *           "syncState": "published"
          *         }
          *       ],
@@ -1570,7 +1594,7 @@ export interface components {
          * @example {
          *       "country": "AD",
          *       "seed": "example",
-         *       "snapshotId": "d2dac783ab3dfa76",
+         *       "snapshotId": "f6f916a26703776a",
          *       "page": 1,
          *       "pageSize": 2,
          *       "total": 193,
@@ -1580,14 +1604,14 @@ export interface components {
          *       "results": [
          *         {
          *           "address": {
-         *             "id": "ad-dib2grton5zfbjk6",
+         *             "id": "ad-zkw2tvusuwfakgd6",
          *             "countryCode": "AD",
          *             "matchLevel": "houseNumber",
-         *             "propertyType": "unknown",
-         *             "formattedAddress": "Plaça Príncep Benlloch 2, Andorra la Vella",
+         *             "propertyType": "commercial",
+         *             "formattedAddress": "Sant Salvador 10 10, Andorra la Vella",
          *             "components": {
-         *               "street": "Plaça Príncep Benlloch",
-         *               "houseNumber": "2",
+         *               "street": "Sant Salvador 10",
+         *               "houseNumber": "10",
          *               "unit": null,
          *               "district": null,
          *               "city": "Andorra la Vella",
@@ -1598,8 +1622,8 @@ export interface components {
          *               "provinceCode": null
          *             },
          *             "coordinates": {
-         *               "latitude": 42.5074584,
-         *               "longitude": 1.5222928
+         *               "latitude": 42.5075025,
+         *               "longitude": 1.5323972
          *             },
          *             "timeZone": "Europe/Andorra",
          *             "source": {
@@ -1618,18 +1642,18 @@ export interface components {
          *             }
          *           },
          *           "profile": {
-         *             "givenName": "Salomón",
-         *             "familyName": "Tenorio",
-         *             "fullName": "Salomón Tenorio",
+         *             "givenName": "Mar",
+         *             "familyName": "Carro",
+         *             "fullName": "Mar Carro",
          *             "latin": null,
          *             "kana": null,
-         *             "gender": "male",
-         *             "dateOfBirth": "1956-09-23",
-         *             "email": "salomon.tenorio54@example.net",
+         *             "gender": "female",
+         *             "dateOfBirth": "1978-08-28",
+         *             "email": "mar.carro57@example.com",
          *             "phone": {
-         *               "number": "+376 00 823 8708",
+         *               "number": "+376 00 540 9773",
          *               "national": null,
-         *               "e164": "+376008238708",
+         *               "e164": "+376005409773",
          *               "type": "unassigned",
          *               "area": null,
          *               "dialable": false,
@@ -1640,26 +1664,26 @@ export interface components {
          *         },
          *         {
          *           "address": {
-         *             "id": "ad-nbfzee33olunli6q",
+         *             "id": "ad-eoq4johkgszpnrpy",
          *             "countryCode": "AD",
          *             "matchLevel": "houseNumber",
          *             "propertyType": "unknown",
-         *             "formattedAddress": "carrer Casa Comuna 1, AD600 Sant Julià de Lòria",
+         *             "formattedAddress": "Camí del Valira 2, AD700 Escaldes-Engordany",
          *             "components": {
-         *               "street": "carrer Casa Comuna",
-         *               "houseNumber": "1",
+         *               "street": "Camí del Valira",
+         *               "houseNumber": "2",
          *               "unit": null,
          *               "district": null,
-         *               "city": "Sant Julià de Lòria",
-         *               "region": "Sant Julià de Lòria",
-         *               "regionCode": "AD-06",
-         *               "postcode": "AD600",
+         *               "city": "Escaldes-Engordany",
+         *               "region": "Escaldes-Engordany",
+         *               "regionCode": "AD-08",
+         *               "postcode": "AD700",
          *               "province": null,
          *               "provinceCode": null
          *             },
          *             "coordinates": {
-         *               "latitude": 42.4645038,
-         *               "longitude": 1.4915252
+         *               "latitude": 42.5121001,
+         *               "longitude": 1.538906
          *             },
          *             "timeZone": "Europe/Andorra",
          *             "source": {
@@ -1668,9 +1692,7 @@ export interface components {
          *               "attribution": "© OpenStreetMap contributors"
          *             },
          *             "derived": [
-         *               "city",
-         *               "region",
-         *               "postcode"
+         *               "region"
          *             ],
          *             "completeness": {
          *               "complete": true,
@@ -1679,18 +1701,18 @@ export interface components {
          *             }
          *           },
          *           "profile": {
-         *             "givenName": "Trinidad",
-         *             "familyName": "Jerez",
-         *             "fullName": "Trinidad Jerez",
+         *             "givenName": "Godofredo",
+         *             "familyName": "Chamorro",
+         *             "fullName": "Godofredo Chamorro",
          *             "latin": null,
          *             "kana": null,
-         *             "gender": "female",
-         *             "dateOfBirth": "1989-06-29",
-         *             "email": "trinidad.jerez84@example.com",
+         *             "gender": "male",
+         *             "dateOfBirth": "2000-05-04",
+         *             "email": "godofredo.chamorro24@example.org",
          *             "phone": {
-         *               "number": "+376 00 857 7768",
+         *               "number": "+376 00 232 9921",
          *               "national": null,
-         *               "e164": "+376008577768",
+         *               "e164": "+376002329921",
          *               "type": "unassigned",
          *               "area": null,
          *               "dialable": false,
@@ -1759,29 +1781,29 @@ export interface components {
          *       "sourcesTried": [
          *         "osm-andorra_2021-ad"
          *       ],
-         *       "snapshotId": "d2dac783ab3dfa76",
+         *       "snapshotId": "f6f916a26703776a",
          *       "result": {
          *         "address": {
-         *           "id": "ad-5dpqnlofb45ss7la",
+         *           "id": "ad-2ot272njnxnphant",
          *           "countryCode": "AD",
          *           "matchLevel": "houseNumber",
          *           "propertyType": "commercial",
-         *           "formattedAddress": "Avinguda Prat de la Creu 29-39, Andorra la Vella",
+         *           "formattedAddress": "Avinguda de Tarragona 50-78, AD500 Andorra la Vella",
          *           "components": {
-         *             "street": "Avinguda Prat de la Creu",
-         *             "houseNumber": "29-39",
+         *             "street": "Avinguda de Tarragona",
+         *             "houseNumber": "50-78",
          *             "unit": null,
          *             "district": null,
          *             "city": "Andorra la Vella",
          *             "region": "Andorra la Vella",
          *             "regionCode": "AD-07",
-         *             "postcode": null,
+         *             "postcode": "AD500",
          *             "province": null,
          *             "provinceCode": null
          *           },
          *           "coordinates": {
-         *             "latitude": 42.5069178,
-         *             "longitude": 1.525708
+         *             "latitude": 42.5050859,
+         *             "longitude": 1.5250415
          *           },
          *           "timeZone": "Europe/Andorra",
          *           "source": {
@@ -1790,7 +1812,6 @@ export interface components {
          *             "attribution": "© OpenStreetMap contributors"
          *           },
          *           "derived": [
-         *             "city",
          *             "region"
          *           ],
          *           "completeness": {
@@ -1800,18 +1821,18 @@ export interface components {
          *           }
          *         },
          *         "profile": {
-         *           "givenName": "Gustavo",
-         *           "familyName": "Prat",
-         *           "fullName": "Gustavo Prat",
+         *           "givenName": "Rufina",
+         *           "familyName": "Luz",
+         *           "fullName": "Rufina Luz",
          *           "latin": null,
          *           "kana": null,
-         *           "gender": "male",
-         *           "dateOfBirth": "1953-01-01",
-         *           "email": "gustavo.prat14@example.net",
+         *           "gender": "female",
+         *           "dateOfBirth": "1992-08-17",
+         *           "email": "rufina.luz63@example.net",
          *           "phone": {
-         *             "number": "+376 00 066 3411",
+         *             "number": "+376 00 448 4570",
          *             "national": null,
-         *             "e164": "+376000663411",
+         *             "e164": "+376004484570",
          *             "type": "unassigned",
          *             "area": null,
          *             "dialable": false,
@@ -1858,14 +1879,14 @@ export interface components {
          * @description One drawn address with the fictitious test profile paired with it
          * @example {
          *       "address": {
-         *         "id": "ad-dib2grton5zfbjk6",
+         *         "id": "ad-zkw2tvusuwfakgd6",
          *         "countryCode": "AD",
          *         "matchLevel": "houseNumber",
-         *         "propertyType": "unknown",
-         *         "formattedAddress": "Plaça Príncep Benlloch 2, Andorra la Vella",
+         *         "propertyType": "commercial",
+         *         "formattedAddress": "Sant Salvador 10 10, Andorra la Vella",
          *         "components": {
-         *           "street": "Plaça Príncep Benlloch",
-         *           "houseNumber": "2",
+         *           "street": "Sant Salvador 10",
+         *           "houseNumber": "10",
          *           "unit": null,
          *           "district": null,
          *           "city": "Andorra la Vella",
@@ -1876,8 +1897,8 @@ export interface components {
          *           "provinceCode": null
          *         },
          *         "coordinates": {
-         *           "latitude": 42.5074584,
-         *           "longitude": 1.5222928
+         *           "latitude": 42.5075025,
+         *           "longitude": 1.5323972
          *         },
          *         "timeZone": "Europe/Andorra",
          *         "source": {
@@ -1896,18 +1917,18 @@ export interface components {
          *         }
          *       },
          *       "profile": {
-         *         "givenName": "Salomón",
-         *         "familyName": "Tenorio",
-         *         "fullName": "Salomón Tenorio",
+         *         "givenName": "Mar",
+         *         "familyName": "Carro",
+         *         "fullName": "Mar Carro",
          *         "latin": null,
          *         "kana": null,
-         *         "gender": "male",
-         *         "dateOfBirth": "1956-09-23",
-         *         "email": "salomon.tenorio54@example.net",
+         *         "gender": "female",
+         *         "dateOfBirth": "1978-08-28",
+         *         "email": "mar.carro57@example.com",
          *         "phone": {
-         *           "number": "+376 00 823 8708",
+         *           "number": "+376 00 540 9773",
          *           "national": null,
-         *           "e164": "+376008238708",
+         *           "e164": "+376005409773",
          *           "type": "unassigned",
          *           "area": null,
          *           "dialable": false,
@@ -2036,9 +2057,9 @@ export interface components {
          * LatinName
          * @description The name in Latin letters, and the system that wrote it
          * @example {
-         *       "givenName": "Manabu",
-         *       "familyName": "Kobayashi",
-         *       "fullName": "Kobayashi Manabu",
+         *       "givenName": "Kumiko",
+         *       "familyName": "Hayashi",
+         *       "fullName": "Hayashi Kumiko",
          *       "system": "Hepburn"
          *     }
          */
@@ -2093,9 +2114,9 @@ export interface components {
          * NameForms
          * @description A name in one script: given, family and whole, in the country's order
          * @example {
-         *       "givenName": "マナブ",
-         *       "familyName": "コバヤシ",
-         *       "fullName": "コバヤシ マナブ"
+         *       "givenName": "クミコ",
+         *       "familyName": "ハヤシ",
+         *       "fullName": "ハヤシ クミコ"
          *     }
          */
         NameForms: {
@@ -2138,9 +2159,9 @@ export interface components {
          *     accepts; where no regulator reserves one, a number no network can dial (`dialable` false),
          *     which phone validators reject.
          * @example {
-         *       "number": "+376 00 823 8708",
+         *       "number": "+376 00 540 9773",
          *       "national": null,
-         *       "e164": "+376008238708",
+         *       "e164": "+376005409773",
          *       "type": "unassigned",
          *       "area": null,
          *       "dialable": false,
@@ -2321,18 +2342,18 @@ export interface components {
          * @description A fictitious person: reserved e-mail domains, reserved or non-dialable phone numbers. The
          *     same seed and address give the same profile, whatever else the request asks for.
          * @example {
-         *       "givenName": "Salomón",
-         *       "familyName": "Tenorio",
-         *       "fullName": "Salomón Tenorio",
+         *       "givenName": "Mar",
+         *       "familyName": "Carro",
+         *       "fullName": "Mar Carro",
          *       "latin": null,
          *       "kana": null,
-         *       "gender": "male",
-         *       "dateOfBirth": "1956-09-23",
-         *       "email": "salomon.tenorio54@example.net",
+         *       "gender": "female",
+         *       "dateOfBirth": "1978-08-28",
+         *       "email": "mar.carro57@example.com",
          *       "phone": {
-         *         "number": "+376 00 823 8708",
+         *         "number": "+376 00 540 9773",
          *         "national": null,
-         *         "e164": "+376008238708",
+         *         "e164": "+376005409773",
          *         "type": "unassigned",
          *         "area": null,
          *         "dialable": false,
@@ -2460,8 +2481,8 @@ export interface components {
          *       "changed": [
          *         "postcode"
          *       ],
-         *       "base": "ad-5khuy33ap2utxyqn",
-         *       "donor": "ad-4o4nm6dwnjroqmux"
+         *       "base": "ad-d46opfk4d3hfsbko",
+         *       "donor": "ad-ifhvfw4y75x3y3or"
          *     }
          */
         Variant: {
@@ -2500,6 +2521,37 @@ export interface components {
                  * @enum {string}
                  */
                 code: "ADDRESS_NOT_FOUND";
+                /** @description For a person: what went wrong and, where it helps, what to change */
+                message: string;
+                /** @description Per field, what is wrong with it (validation errors); absent when there is nothing */
+                details?: components["schemas"]["ErrorDetailOut"][];
+                /** @description The server's id of this request, also in X-Request-Id */
+                requestId: string;
+            };
+        };
+        /**
+         * AddressWithdrawnError
+         * @description An error answer whose code is ADDRESS_WITHDRAWN
+         * @example {
+         *       "error": {
+         *         "code": "SNAPSHOT_EXPIRED",
+         *         "message": "snapshot 0123456789abcdef of AD expired on 2026-10-25T03:00:00+00:00",
+         *         "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718"
+         *       }
+         *     }
+         */
+        AddressWithdrawnError: {
+            /**
+             * AddressWithdrawnErrorBody
+             * @description What went wrong. `details` is left out when there are none: the one field of an answer
+             *     that may be absent.
+             */
+            error: {
+                /**
+                 * @description What went wrong; each operation's responses say which codes it uses
+                 * @enum {string}
+                 */
+                code: "ADDRESS_WITHDRAWN";
                 /** @description For a person: what went wrong and, where it helps, what to change */
                 message: string;
                 /** @description Per field, what is wrong with it (validation errors); absent when there is nothing */
@@ -3078,7 +3130,7 @@ export interface operations {
                      *             "invalid": []
                      *           }
                      *         },
-                     *         "snapshotId": "d2dac783ab3dfa76"
+                     *         "snapshotId": "f6f916a26703776a"
                      *       }
                      *     }
                      */
@@ -3186,7 +3238,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddressNotFoundError"];
                 };
             };
-            /** @description SNAPSHOT_EXPIRED: the pinned snapshot is no longer served (replaced more than the retention ago, 30 days by default) or was never published for this country; pin the current one */
+            /** @description SNAPSHOT_EXPIRED: the pinned snapshot is no longer served (replaced more than the retention ago, 30 days by default) or was never published for this country; pin the current one; or ADDRESS_WITHDRAWN: an operator withdrew the address (a resident asked): it is never served again */
             410: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3205,7 +3257,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SnapshotExpiredError"];
+                    "application/json": components["schemas"]["SnapshotExpiredError"] | components["schemas"]["AddressWithdrawnError"];
                 };
             };
             /** @description RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or stage throttle answered; see Retry-After */
@@ -3315,6 +3367,11 @@ export interface operations {
                      *           "residentialAvailable": false
                      *         },
                      *         {
+                     *           "code": "BR",
+                     *           "available": true,
+                     *           "residentialAvailable": true
+                     *         },
+                     *         {
                      *           "code": "CA",
                      *           "available": true,
                      *           "residentialAvailable": true
@@ -3350,12 +3407,22 @@ export interface operations {
                      *           "residentialAvailable": false
                      *         },
                      *         {
+                     *           "code": "FI",
+                     *           "available": true,
+                     *           "residentialAvailable": true
+                     *         },
+                     *         {
                      *           "code": "FR",
                      *           "available": true,
                      *           "residentialAvailable": false
                      *         },
                      *         {
                      *           "code": "GB",
+                     *           "available": true,
+                     *           "residentialAvailable": true
+                     *         },
+                     *         {
+                     *           "code": "HK",
                      *           "available": true,
                      *           "residentialAvailable": true
                      *         },
@@ -3431,6 +3498,11 @@ export interface operations {
                      *         },
                      *         {
                      *           "code": "US",
+                     *           "available": true,
+                     *           "residentialAvailable": true
+                     *         },
+                     *         {
+                     *           "code": "VN",
                      *           "available": true,
                      *           "residentialAvailable": true
                      *         }
@@ -3798,7 +3870,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 290,
+                     *             "diacritics": 195,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 1,
@@ -3868,7 +3940,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 665,
+                     *             "diacritics": 127,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 28,
@@ -3894,11 +3966,46 @@ export interface operations {
                      *           "generationMode": "synchronized-pool"
                      *         },
                      *         {
+                     *           "code": "BR",
+                     *           "addressCount": 93,
+                     *           "residentialAvailable": true,
+                     *           "residentialCount": 1,
+                     *           "completeCount": 85,
+                     *           "traitCounts": {
+                     *             "unit": 0,
+                     *             "no-number": 0,
+                     *             "diacritics": 92,
+                     *             "non-latin": 0,
+                     *             "multi-script": 0,
+                     *             "long-street": 4,
+                     *             "long-line": 4
+                     *           },
+                     *           "lengthThresholds": {
+                     *             "long-street": 30,
+                     *             "long-line": 35
+                     *           },
+                     *           "propertyTypeCounts": {
+                     *             "residential": 1,
+                     *             "commercial": 11,
+                     *             "institutional": 0,
+                     *             "industrial": 0,
+                     *             "mixed": 0,
+                     *             "unknown": 81
+                     *           },
+                     *           "licenseCounts": {
+                     *             "public-domain": 0,
+                     *             "attribution": 0,
+                     *             "share-alike": 93,
+                     *             "odbl-1.0": 93
+                     *           },
+                     *           "generationMode": "synchronized-pool"
+                     *         },
+                     *         {
                      *           "code": "CA",
-                     *           "addressCount": 1628,
+                     *           "addressCount": 1627,
                      *           "residentialAvailable": true,
                      *           "residentialCount": 208,
-                     *           "completeCount": 479,
+                     *           "completeCount": 477,
                      *           "traitCounts": {
                      *             "unit": 25,
                      *             "no-number": 0,
@@ -3918,13 +4025,13 @@ export interface operations {
                      *             "institutional": 104,
                      *             "industrial": 6,
                      *             "mixed": 4,
-                     *             "unknown": 395
+                     *             "unknown": 394
                      *           },
                      *           "licenseCounts": {
                      *             "public-domain": 0,
                      *             "attribution": 0,
-                     *             "share-alike": 1628,
-                     *             "odbl-1.0": 1628
+                     *             "share-alike": 1627,
+                     *             "odbl-1.0": 1627
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
@@ -4007,7 +4114,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 1,
                      *             "no-number": 0,
-                     *             "diacritics": 8083,
+                     *             "diacritics": 7137,
                      *             "non-latin": 1,
                      *             "multi-script": 1,
                      *             "long-street": 342,
@@ -4035,14 +4142,14 @@ export interface operations {
                      *         },
                      *         {
                      *           "code": "DE",
-                     *           "addressCount": 17282,
+                     *           "addressCount": 17276,
                      *           "residentialAvailable": true,
                      *           "residentialCount": 2291,
-                     *           "completeCount": 16917,
+                     *           "completeCount": 16911,
                      *           "traitCounts": {
                      *             "unit": 2,
                      *             "no-number": 0,
-                     *             "diacritics": 14252,
+                     *             "diacritics": 13153,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 845,
@@ -4054,31 +4161,31 @@ export interface operations {
                      *           },
                      *           "propertyTypeCounts": {
                      *             "residential": 2291,
-                     *             "commercial": 1195,
+                     *             "commercial": 1194,
                      *             "institutional": 184,
                      *             "industrial": 27,
                      *             "mixed": 31,
-                     *             "unknown": 13554
+                     *             "unknown": 13549
                      *           },
                      *           "licenseCounts": {
                      *             "public-domain": 0,
                      *             "attribution": 15,
-                     *             "share-alike": 17282,
+                     *             "share-alike": 17276,
                      *             "dl-de-by-2.0": 15,
-                     *             "odbl-1.0": 17267
+                     *             "odbl-1.0": 17261
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
                      *         {
                      *           "code": "DK",
-                     *           "addressCount": 36056,
+                     *           "addressCount": 36054,
                      *           "residentialAvailable": true,
                      *           "residentialCount": 1,
-                     *           "completeCount": 36029,
+                     *           "completeCount": 36028,
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 30976,
+                     *             "diacritics": 30928,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 1438,
@@ -4090,7 +4197,7 @@ export interface operations {
                      *           },
                      *           "propertyTypeCounts": {
                      *             "residential": 1,
-                     *             "commercial": 75,
+                     *             "commercial": 73,
                      *             "institutional": 20,
                      *             "industrial": 0,
                      *             "mixed": 0,
@@ -4099,21 +4206,21 @@ export interface operations {
                      *           "licenseCounts": {
                      *             "public-domain": 0,
                      *             "attribution": 0,
-                     *             "share-alike": 34736,
-                     *             "odbl-1.0": 34736
+                     *             "share-alike": 34734,
+                     *             "odbl-1.0": 34734
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
                      *         {
                      *           "code": "ES",
-                     *           "addressCount": 14,
+                     *           "addressCount": 12,
                      *           "residentialAvailable": false,
                      *           "residentialCount": 0,
-                     *           "completeCount": 13,
+                     *           "completeCount": 11,
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 7,
+                     *             "diacritics": 5,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 0,
@@ -4126,13 +4233,48 @@ export interface operations {
                      *             "institutional": 0,
                      *             "industrial": 0,
                      *             "mixed": 0,
-                     *             "unknown": 14
+                     *             "unknown": 12
                      *           },
                      *           "licenseCounts": {
                      *             "public-domain": 0,
                      *             "attribution": 0,
-                     *             "share-alike": 14,
-                     *             "odbl-1.0": 14
+                     *             "share-alike": 12,
+                     *             "odbl-1.0": 12
+                     *           },
+                     *           "generationMode": "synchronized-pool"
+                     *         },
+                     *         {
+                     *           "code": "FI",
+                     *           "addressCount": 613,
+                     *           "residentialAvailable": true,
+                     *           "residentialCount": 2,
+                     *           "completeCount": 363,
+                     *           "traitCounts": {
+                     *             "unit": 11,
+                     *             "no-number": 0,
+                     *             "diacritics": 103,
+                     *             "non-latin": 0,
+                     *             "multi-script": 0,
+                     *             "long-street": 24,
+                     *             "long-line": 19
+                     *           },
+                     *           "lengthThresholds": {
+                     *             "long-street": 20,
+                     *             "long-line": 26
+                     *           },
+                     *           "propertyTypeCounts": {
+                     *             "residential": 2,
+                     *             "commercial": 257,
+                     *             "institutional": 25,
+                     *             "industrial": 0,
+                     *             "mixed": 1,
+                     *             "unknown": 328
+                     *           },
+                     *           "licenseCounts": {
+                     *             "public-domain": 0,
+                     *             "attribution": 0,
+                     *             "share-alike": 613,
+                     *             "odbl-1.0": 613
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
@@ -4145,7 +4287,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 8532,
+                     *             "diacritics": 2422,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 424,
@@ -4174,13 +4316,13 @@ export interface operations {
                      *         },
                      *         {
                      *           "code": "GB",
-                     *           "addressCount": 7309,
+                     *           "addressCount": 7307,
                      *           "residentialAvailable": true,
                      *           "residentialCount": 63,
-                     *           "completeCount": 6436,
+                     *           "completeCount": 6434,
                      *           "traitCounts": {
                      *             "unit": 18,
-                     *             "no-number": 5533,
+                     *             "no-number": 5531,
                      *             "diacritics": 0,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
@@ -4194,17 +4336,52 @@ export interface operations {
                      *           "propertyTypeCounts": {
                      *             "residential": 63,
                      *             "commercial": 821,
-                     *             "institutional": 5957,
+                     *             "institutional": 5955,
                      *             "industrial": 0,
                      *             "mixed": 10,
                      *             "unknown": 458
                      *           },
                      *           "licenseCounts": {
                      *             "public-domain": 0,
-                     *             "attribution": 5929,
-                     *             "share-alike": 7309,
+                     *             "attribution": 5927,
+                     *             "share-alike": 7307,
                      *             "odbl-1.0": 1380,
-                     *             "ogl-uk-3.0": 5929
+                     *             "ogl-uk-3.0": 5927
+                     *           },
+                     *           "generationMode": "synchronized-pool"
+                     *         },
+                     *         {
+                     *           "code": "HK",
+                     *           "addressCount": 338,
+                     *           "residentialAvailable": true,
+                     *           "residentialCount": 27,
+                     *           "completeCount": 336,
+                     *           "traitCounts": {
+                     *             "unit": 181,
+                     *             "no-number": 0,
+                     *             "diacritics": 0,
+                     *             "non-latin": 188,
+                     *             "multi-script": 188,
+                     *             "long-street": 16,
+                     *             "long-line": 7
+                     *           },
+                     *           "lengthThresholds": {
+                     *             "long-street": 18,
+                     *             "long-line": 34
+                     *           },
+                     *           "propertyTypeCounts": {
+                     *             "residential": 27,
+                     *             "commercial": 279,
+                     *             "institutional": 2,
+                     *             "industrial": 0,
+                     *             "mixed": 0,
+                     *             "unknown": 30
+                     *           },
+                     *           "licenseCounts": {
+                     *             "public-domain": 0,
+                     *             "attribution": 0,
+                     *             "share-alike": 338,
+                     *             "odbl-1.0": 338
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
@@ -4426,7 +4603,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 2,
                      *             "no-number": 0,
-                     *             "diacritics": 1,
+                     *             "diacritics": 0,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 1,
@@ -4498,7 +4675,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 1334,
+                     *             "diacritics": 1138,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 58,
@@ -4525,14 +4702,14 @@ export interface operations {
                      *         },
                      *         {
                      *           "code": "PT",
-                     *           "addressCount": 1616,
+                     *           "addressCount": 1615,
                      *           "residentialAvailable": true,
                      *           "residentialCount": 89,
                      *           "completeCount": 287,
                      *           "traitCounts": {
-                     *             "unit": 43,
+                     *             "unit": 44,
                      *             "no-number": 0,
-                     *             "diacritics": 1082,
+                     *             "diacritics": 549,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 67,
@@ -4548,13 +4725,13 @@ export interface operations {
                      *             "institutional": 41,
                      *             "industrial": 0,
                      *             "mixed": 6,
-                     *             "unknown": 794
+                     *             "unknown": 793
                      *           },
                      *           "licenseCounts": {
                      *             "public-domain": 0,
                      *             "attribution": 0,
-                     *             "share-alike": 1616,
-                     *             "odbl-1.0": 1616
+                     *             "share-alike": 1615,
+                     *             "odbl-1.0": 1615
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         },
@@ -4602,7 +4779,7 @@ export interface operations {
                      *           "traitCounts": {
                      *             "unit": 0,
                      *             "no-number": 0,
-                     *             "diacritics": 390,
+                     *             "diacritics": 127,
                      *             "non-latin": 0,
                      *             "multi-script": 0,
                      *             "long-street": 2,
@@ -4731,6 +4908,41 @@ export interface operations {
                      *             "share-alike": 8970,
                      *             "odbl-1.0": 4238,
                      *             "pddl-1.0": 4732
+                     *           },
+                     *           "generationMode": "synchronized-pool"
+                     *         },
+                     *         {
+                     *           "code": "VN",
+                     *           "addressCount": 946,
+                     *           "residentialAvailable": true,
+                     *           "residentialCount": 88,
+                     *           "completeCount": 945,
+                     *           "traitCounts": {
+                     *             "unit": 7,
+                     *             "no-number": 0,
+                     *             "diacritics": 946,
+                     *             "non-latin": 1,
+                     *             "multi-script": 1,
+                     *             "long-street": 2,
+                     *             "long-line": 34
+                     *           },
+                     *           "lengthThresholds": {
+                     *             "long-street": 26,
+                     *             "long-line": 28
+                     *           },
+                     *           "propertyTypeCounts": {
+                     *             "residential": 88,
+                     *             "commercial": 206,
+                     *             "institutional": 65,
+                     *             "industrial": 0,
+                     *             "mixed": 4,
+                     *             "unknown": 583
+                     *           },
+                     *           "licenseCounts": {
+                     *             "public-domain": 0,
+                     *             "attribution": 0,
+                     *             "share-alike": 946,
+                     *             "odbl-1.0": 946
                      *           },
                      *           "generationMode": "synchronized-pool"
                      *         }
@@ -5099,9 +5311,15 @@ export interface operations {
                      *             "syncState": "published"
                      *           },
                      *           {
+                     *             "code": "BR",
+                     *             "ready": true,
+                     *             "count": 93,
+                     *             "syncState": "published"
+                     *           },
+                     *           {
                      *             "code": "CA",
                      *             "ready": true,
-                     *             "count": 1628,
+                     *             "count": 1627,
                      *             "syncState": "published"
                      *           },
                      *           {
@@ -5125,19 +5343,25 @@ export interface operations {
                      *           {
                      *             "code": "DE",
                      *             "ready": true,
-                     *             "count": 17282,
+                     *             "count": 17276,
                      *             "syncState": "published"
                      *           },
                      *           {
                      *             "code": "DK",
                      *             "ready": true,
-                     *             "count": 36056,
+                     *             "count": 36054,
                      *             "syncState": "published"
                      *           },
                      *           {
                      *             "code": "ES",
                      *             "ready": true,
-                     *             "count": 14,
+                     *             "count": 12,
+                     *             "syncState": "published"
+                     *           },
+                     *           {
+                     *             "code": "FI",
+                     *             "ready": true,
+                     *             "count": 613,
                      *             "syncState": "published"
                      *           },
                      *           {
@@ -5149,7 +5373,13 @@ export interface operations {
                      *           {
                      *             "code": "GB",
                      *             "ready": true,
-                     *             "count": 7309,
+                     *             "count": 7307,
+                     *             "syncState": "published"
+                     *           },
+                     *           {
+                     *             "code": "HK",
+                     *             "ready": true,
+                     *             "count": 338,
                      *             "syncState": "published"
                      *           },
                      *           {
@@ -5209,7 +5439,7 @@ export interface operations {
                      *           {
                      *             "code": "PT",
                      *             "ready": true,
-                     *             "count": 1616,
+                     *             "count": 1615,
                      *             "syncState": "published"
                      *           },
                      *           {
@@ -5240,6 +5470,12 @@ export interface operations {
                      *             "code": "US",
                      *             "ready": true,
                      *             "count": 23251,
+                     *             "syncState": "published"
+                     *           },
+                     *           {
+                     *             "code": "VN",
+                     *             "ready": true,
+                     *             "count": 946,
                      *             "syncState": "published"
                      *           }
                      *         ],
@@ -5433,7 +5669,7 @@ export interface operations {
                      *       "data": {
                      *         "country": "AD",
                      *         "seed": "example",
-                     *         "snapshotId": "d2dac783ab3dfa76",
+                     *         "snapshotId": "f6f916a26703776a",
                      *         "page": 1,
                      *         "pageSize": 2,
                      *         "total": 193,
@@ -5443,14 +5679,14 @@ export interface operations {
                      *         "results": [
                      *           {
                      *             "address": {
-                     *               "id": "ad-dib2grton5zfbjk6",
+                     *               "id": "ad-zkw2tvusuwfakgd6",
                      *               "countryCode": "AD",
                      *               "matchLevel": "houseNumber",
-                     *               "propertyType": "unknown",
-                     *               "formattedAddress": "Plaça Príncep Benlloch 2, Andorra la Vella",
+                     *               "propertyType": "commercial",
+                     *               "formattedAddress": "Sant Salvador 10 10, Andorra la Vella",
                      *               "components": {
-                     *                 "street": "Plaça Príncep Benlloch",
-                     *                 "houseNumber": "2",
+                     *                 "street": "Sant Salvador 10",
+                     *                 "houseNumber": "10",
                      *                 "unit": null,
                      *                 "district": null,
                      *                 "city": "Andorra la Vella",
@@ -5461,8 +5697,8 @@ export interface operations {
                      *                 "provinceCode": null
                      *               },
                      *               "coordinates": {
-                     *                 "latitude": 42.5074584,
-                     *                 "longitude": 1.5222928
+                     *                 "latitude": 42.5075025,
+                     *                 "longitude": 1.5323972
                      *               },
                      *               "timeZone": "Europe/Andorra",
                      *               "source": {
@@ -5481,18 +5717,18 @@ export interface operations {
                      *               }
                      *             },
                      *             "profile": {
-                     *               "givenName": "Salomón",
-                     *               "familyName": "Tenorio",
-                     *               "fullName": "Salomón Tenorio",
+                     *               "givenName": "Mar",
+                     *               "familyName": "Carro",
+                     *               "fullName": "Mar Carro",
                      *               "latin": null,
                      *               "kana": null,
-                     *               "gender": "male",
-                     *               "dateOfBirth": "1956-09-23",
-                     *               "email": "salomon.tenorio54@example.net",
+                     *               "gender": "female",
+                     *               "dateOfBirth": "1978-08-28",
+                     *               "email": "mar.carro57@example.com",
                      *               "phone": {
-                     *                 "number": "+376 00 823 8708",
+                     *                 "number": "+376 00 540 9773",
                      *                 "national": null,
-                     *                 "e164": "+376008238708",
+                     *                 "e164": "+376005409773",
                      *                 "type": "unassigned",
                      *                 "area": null,
                      *                 "dialable": false,
@@ -5503,26 +5739,26 @@ export interface operations {
                      *           },
                      *           {
                      *             "address": {
-                     *               "id": "ad-nbfzee33olunli6q",
+                     *               "id": "ad-eoq4johkgszpnrpy",
                      *               "countryCode": "AD",
                      *               "matchLevel": "houseNumber",
                      *               "propertyType": "unknown",
-                     *               "formattedAddress": "carrer Casa Comuna 1, AD600 Sant Julià de Lòria",
+                     *               "formattedAddress": "Camí del Valira 2, AD700 Escaldes-Engordany",
                      *               "components": {
-                     *                 "street": "carrer Casa Comuna",
-                     *                 "houseNumber": "1",
+                     *                 "street": "Camí del Valira",
+                     *                 "houseNumber": "2",
                      *                 "unit": null,
                      *                 "district": null,
-                     *                 "city": "Sant Julià de Lòria",
-                     *                 "region": "Sant Julià de Lòria",
-                     *                 "regionCode": "AD-06",
-                     *                 "postcode": "AD600",
+                     *                 "city": "Escaldes-Engordany",
+                     *                 "region": "Escaldes-Engordany",
+                     *                 "regionCode": "AD-08",
+                     *                 "postcode": "AD700",
                      *                 "province": null,
                      *                 "provinceCode": null
                      *               },
                      *               "coordinates": {
-                     *                 "latitude": 42.4645038,
-                     *                 "longitude": 1.4915252
+                     *                 "latitude": 42.5121001,
+                     *                 "longitude": 1.538906
                      *               },
                      *               "timeZone": "Europe/Andorra",
                      *               "source": {
@@ -5531,9 +5767,7 @@ export interface operations {
                      *                 "attribution": "© OpenStreetMap contributors"
                      *               },
                      *               "derived": [
-                     *                 "city",
-                     *                 "region",
-                     *                 "postcode"
+                     *                 "region"
                      *               ],
                      *               "completeness": {
                      *                 "complete": true,
@@ -5542,18 +5776,18 @@ export interface operations {
                      *               }
                      *             },
                      *             "profile": {
-                     *               "givenName": "Trinidad",
-                     *               "familyName": "Jerez",
-                     *               "fullName": "Trinidad Jerez",
+                     *               "givenName": "Godofredo",
+                     *               "familyName": "Chamorro",
+                     *               "fullName": "Godofredo Chamorro",
                      *               "latin": null,
                      *               "kana": null,
-                     *               "gender": "female",
-                     *               "dateOfBirth": "1989-06-29",
-                     *               "email": "trinidad.jerez84@example.com",
+                     *               "gender": "male",
+                     *               "dateOfBirth": "2000-05-04",
+                     *               "email": "godofredo.chamorro24@example.org",
                      *               "phone": {
-                     *                 "number": "+376 00 857 7768",
+                     *                 "number": "+376 00 232 9921",
                      *                 "national": null,
-                     *                 "e164": "+376008577768",
+                     *                 "e164": "+376002329921",
                      *                 "type": "unassigned",
                      *                 "area": null,
                      *                 "dialable": false,
@@ -5839,29 +6073,29 @@ export interface operations {
                      *         "sourcesTried": [
                      *           "osm-andorra_2021-ad"
                      *         ],
-                     *         "snapshotId": "d2dac783ab3dfa76",
+                     *         "snapshotId": "f6f916a26703776a",
                      *         "result": {
                      *           "address": {
-                     *             "id": "ad-5dpqnlofb45ss7la",
+                     *             "id": "ad-2ot272njnxnphant",
                      *             "countryCode": "AD",
                      *             "matchLevel": "houseNumber",
                      *             "propertyType": "commercial",
-                     *             "formattedAddress": "Avinguda Prat de la Creu 29-39, Andorra la Vella",
+                     *             "formattedAddress": "Avinguda de Tarragona 50-78, AD500 Andorra la Vella",
                      *             "components": {
-                     *               "street": "Avinguda Prat de la Creu",
-                     *               "houseNumber": "29-39",
+                     *               "street": "Avinguda de Tarragona",
+                     *               "houseNumber": "50-78",
                      *               "unit": null,
                      *               "district": null,
                      *               "city": "Andorra la Vella",
                      *               "region": "Andorra la Vella",
                      *               "regionCode": "AD-07",
-                     *               "postcode": null,
+                     *               "postcode": "AD500",
                      *               "province": null,
                      *               "provinceCode": null
                      *             },
                      *             "coordinates": {
-                     *               "latitude": 42.5069178,
-                     *               "longitude": 1.525708
+                     *               "latitude": 42.5050859,
+                     *               "longitude": 1.5250415
                      *             },
                      *             "timeZone": "Europe/Andorra",
                      *             "source": {
@@ -5870,7 +6104,6 @@ export interface operations {
                      *               "attribution": "© OpenStreetMap contributors"
                      *             },
                      *             "derived": [
-                     *               "city",
                      *               "region"
                      *             ],
                      *             "completeness": {
@@ -5880,18 +6113,18 @@ export interface operations {
                      *             }
                      *           },
                      *           "profile": {
-                     *             "givenName": "Gustavo",
-                     *             "familyName": "Prat",
-                     *             "fullName": "Gustavo Prat",
+                     *             "givenName": "Rufina",
+                     *             "familyName": "Luz",
+                     *             "fullName": "Rufina Luz",
                      *             "latin": null,
                      *             "kana": null,
-                     *             "gender": "male",
-                     *             "dateOfBirth": "1953-01-01",
-                     *             "email": "gustavo.prat14@example.net",
+                     *             "gender": "female",
+                     *             "dateOfBirth": "1992-08-17",
+                     *             "email": "rufina.luz63@example.net",
                      *             "phone": {
-                     *               "number": "+376 00 066 3411",
+                     *               "number": "+376 00 448 4570",
                      *               "national": null,
-                     *               "e164": "+376000663411",
+                     *               "e164": "+376004484570",
                      *               "type": "unassigned",
                      *               "area": null,
                      *               "dialable": false,
@@ -6138,18 +6371,18 @@ export interface operations {
                      *         "requestedCount": 2,
                      *         "returnedCount": 2,
                      *         "unique": true,
-                     *         "snapshotId": "d2dac783ab3dfa76",
+                     *         "snapshotId": "f6f916a26703776a",
                      *         "results": [
                      *           {
                      *             "address": {
-                     *               "id": "ad-hafulpxiq43ouuor",
+                     *               "id": "ad-iiv7prrklgqdcu2m",
                      *               "countryCode": "AD",
                      *               "matchLevel": "houseNumber",
                      *               "propertyType": "commercial",
-                     *               "formattedAddress": "Av.Príncep Benlloch 20, AD500 Andorra la Vella",
+                     *               "formattedAddress": "Carrer de l'Alzinaret 15, AD500 Andorra la Vella",
                      *               "components": {
-                     *                 "street": "Av.Príncep Benlloch",
-                     *                 "houseNumber": "20",
+                     *                 "street": "Carrer de l'Alzinaret",
+                     *                 "houseNumber": "15",
                      *                 "unit": null,
                      *                 "district": null,
                      *                 "city": "Andorra la Vella",
@@ -6160,8 +6393,8 @@ export interface operations {
                      *                 "provinceCode": null
                      *               },
                      *               "coordinates": {
-                     *                 "latitude": 42.5074629,
-                     *                 "longitude": 1.5196458
+                     *                 "latitude": 42.5082224,
+                     *                 "longitude": 1.520737
                      *               },
                      *               "timeZone": "Europe/Andorra",
                      *               "source": {
@@ -6179,18 +6412,18 @@ export interface operations {
                      *               }
                      *             },
                      *             "profile": {
-                     *               "givenName": "Domingo",
-                     *               "familyName": "Marqués",
-                     *               "fullName": "Domingo Marqués",
+                     *               "givenName": "Leticia",
+                     *               "familyName": "Rubio",
+                     *               "fullName": "Leticia Rubio",
                      *               "latin": null,
                      *               "kana": null,
-                     *               "gender": "male",
-                     *               "dateOfBirth": "1958-10-25",
-                     *               "email": "domingo.marques93@example.com",
+                     *               "gender": "female",
+                     *               "dateOfBirth": "1986-01-13",
+                     *               "email": "leticia.rubio99@example.org",
                      *               "phone": {
-                     *                 "number": "+376 00 746 2937",
+                     *                 "number": "+376 00 729 1631",
                      *                 "national": null,
-                     *                 "e164": "+376007462937",
+                     *                 "e164": "+376007291631",
                      *                 "type": "unassigned",
                      *                 "area": null,
                      *                 "dialable": false,
@@ -6201,14 +6434,14 @@ export interface operations {
                      *           },
                      *           {
                      *             "address": {
-                     *               "id": "ad-6br5ooz3agurdjz3",
+                     *               "id": "ad-4e3d74grlcs5ot52",
                      *               "countryCode": "AD",
                      *               "matchLevel": "houseNumber",
                      *               "propertyType": "commercial",
-                     *               "formattedAddress": "Avinguda Meritxell 5, AD500 Andorra la Vella",
+                     *               "formattedAddress": "Avinguda Meritxell 86, AD500 Andorra la Vella",
                      *               "components": {
                      *                 "street": "Avinguda Meritxell",
-                     *                 "houseNumber": "5",
+                     *                 "houseNumber": "86",
                      *                 "unit": null,
                      *                 "district": null,
                      *                 "city": "Andorra la Vella",
@@ -6219,8 +6452,8 @@ export interface operations {
                      *                 "provinceCode": null
                      *               },
                      *               "coordinates": {
-                     *                 "latitude": 42.5078678,
-                     *                 "longitude": 1.5233837
+                     *                 "latitude": 42.5082811,
+                     *                 "longitude": 1.5299756
                      *               },
                      *               "timeZone": "Europe/Andorra",
                      *               "source": {
@@ -6238,18 +6471,18 @@ export interface operations {
                      *               }
                      *             },
                      *             "profile": {
-                     *               "givenName": "Octavia",
-                     *               "familyName": "Viana",
-                     *               "fullName": "Octavia Viana",
+                     *               "givenName": "Patricia",
+                     *               "familyName": "Pozo",
+                     *               "fullName": "Patricia Pozo",
                      *               "latin": null,
                      *               "kana": null,
                      *               "gender": "female",
-                     *               "dateOfBirth": "1946-12-17",
-                     *               "email": "octavia.viana93@example.net",
+                     *               "dateOfBirth": "1977-02-02",
+                     *               "email": "patricia.pozo27@example.com",
                      *               "phone": {
-                     *                 "number": "+376 00 330 2881",
+                     *                 "number": "+376 00 471 1431",
                      *                 "national": null,
-                     *                 "e164": "+376003302881",
+                     *                 "e164": "+376004711431",
                      *                 "type": "unassigned",
                      *                 "area": null,
                      *                 "dialable": false,
@@ -6826,7 +7059,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "total": 71,
-                     *         "nextCursor": "eyJ2IjoxLCJiIjoiNWRlYjg4MGZhYjAxNzE4OThjNDNkMzBhMzI3M2FjZjIiLCJzIjoiYjc4MmYxMDdkNGNjZGJmNyIsIm8iOjIwfQ.WSk04VDO_IyqRAZz4UYYhQ",
+                     *         "nextCursor": "eyJ2IjoxLCJiIjoiNWRlYjg4MGZhYjAxNzE4OThjNDNkMzBhMzI3M2FjZjIiLCJzIjoiMmNlNjBlOGViYWFkNGM1NCIsIm8iOjIwfQ.zUDLE2601m-obMboBv7wpw",
                      *         "cities": [
                      *           {
                      *             "id": "cit-bb47thbrkt5gs7bo",
