@@ -125,3 +125,21 @@ def test_their_profiles_get_no_real_looking_phone(api: Api) -> None:
     for country in ("BR", "FI", "HK", "VN"):
         phone = api.get("/api/v1/generate", country=country, seed="p")["data"]["result"]["profile"]["phone"]
         assert (phone["type"], phone["dialable"]) == ("unassigned", False), country
+
+
+def test_their_catalogs_find_a_place_by_either_of_its_names(api: Api) -> None:
+    """Hong Kong's area is one catalog entry, 九龍, found by its English name too; Vietnam's city
+    by its name without diacritics."""
+    kowloon = api.get("/api/v1/locations/search", country="HK", field="region", q="Kowloon")["data"]
+    assert [r["value"] for r in kowloon["regions"]] == ["九龍"]
+    region_id = kowloon["regions"][0]["id"]
+    drawn = api.get("/api/v1/generate", country="HK", regionId=region_id, seed="k")["data"]["result"][
+        "address"
+    ]
+    assert drawn["components"]["region"] == "九龍"
+    hanoi = api.get("/api/v1/locations/search", country="VN", field="city", q="ha noi")["data"]
+    assert "Hà Nội" in [c["value"] for c in hanoi["cities"]]
+    children = api.get("/api/v1/locations/hierarchy", country="BR", childType="region", residential="false")[
+        "data"
+    ]
+    assert [r["value"] for r in children["children"]] == ["São Paulo"]
