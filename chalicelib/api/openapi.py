@@ -169,7 +169,8 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
     paths: dict[str, dict[str, Any]] = {}
     for op in sorted(operations, key=lambda o: (o.path, o.method)):
         paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, schemas)
-    _coded_errors(schemas, paths)
+    combined = {op.gone for op in operations if 410 in op.errors and len(op.gone) > 1}
+    _coded_errors(schemas, paths, combined)
     built: dict[str, Any] = {
         "openapi": "3.1.0",
         "info": {
@@ -343,42 +344,42 @@ def _responses(op: Operation) -> dict[str, Any]:
         if status in (400, 404, 409, 410, 429):
             headers += counted
         codes = (op.not_found,) if status == 404 else op.gone if status == 410 else (STATUS_CODES[status],)
-        schemas = [_error_schema(code) for code in codes]
         responses[str(status)] = {
             "description": "; or ".join(_ERROR_TEXT[code] for code in codes),
             "headers": _header_refs(*headers),
-            "content": {
-                "application/json": {"schema": schemas[0] if len(schemas) == 1 else {"oneOf": schemas}}
-            },
+            "content": {"application/json": {"schema": _error_schema(*codes)}},
         }
     return responses
 
 
-def _error_schema(code: str) -> dict[str, Any]:
-    return {"$ref": _REF.format(model=error_schema_name(code))}
+def _error_schema(*codes: str) -> dict[str, Any]:
+    return {"$ref": _REF.format(model=error_schema_name(*codes))}
 
 
-def error_schema_name(code: str) -> str:
-    """The component of the error answers carrying `code`: NO_POOL_COVERAGE → NoPoolCoverageError."""
-    return "".join(part.title() for part in code.split("_")) + "Error"
+def error_schema_name(*codes: str) -> str:
+    """The component of the error answers carrying one of `codes`: NO_POOL_COVERAGE →
+    NoPoolCoverageError; SNAPSHOT_EXPIRED or ADDRESS_WITHDRAWN → SnapshotExpiredOrAddressWithdrawnError."""
+    return "Or".join("".join(part.title() for part in code.split("_")) for code in codes) + "Error"
 
 
-def _coded_errors(schemas: dict[str, Any], paths: dict[str, Any]) -> None:
-    """One component per error code the paths use: the error shape with its code narrowed to that
-    one (an enum per operation and status, so a generated client can switch on it); the generic
-    shape is dropped once nothing refers to it."""
+def _coded_errors(
+    schemas: dict[str, Any], paths: dict[str, Any], combined: set[tuple[str, ...]] | None = None
+) -> None:
+    """One component per error code, or set of codes one status may carry (`combined`), the paths
+    use: the error shape with its code narrowed to them (an enum per operation and status, so a
+    generated client can switch on it); the generic shape is dropped once nothing refers to it."""
     text = json.dumps(paths)
     body, answer = schemas.pop(ErrorBody.__name__), schemas.pop(ErrorResponse.__name__)
-    for code in sorted(CODES):
-        name = error_schema_name(code)
+    for codes in [(code,) for code in sorted(CODES)] + sorted(combined or ()):
+        name = error_schema_name(*codes)
         if f'"{_REF.format(model=name)}"' not in text:
             continue
-        narrowed = {**body["properties"]["code"], "enum": [code]}
+        narrowed = {**body["properties"]["code"], "enum": list(codes)}
         coded_body = {**body, "title": f"{name}Body", "properties": {**body["properties"], "code": narrowed}}
         schemas[name] = {
             **answer,
             "title": name,
-            "description": f"An error answer whose code is {code}",
+            "description": f"An error answer whose code is {' or '.join(codes)}",
             "properties": {"error": {**coded_body, "description": body.get("description", "")}},
         }
 

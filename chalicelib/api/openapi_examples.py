@@ -125,11 +125,10 @@ def _operation_examples(op: dict[str, Any], schemas: dict[str, Any]) -> None:
 
 
 def _error_example(schema: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
-    """An error answer with the one code its response schema allows (its first branch's, where the
-    status has several)."""
-    schema = schema["oneOf"][0] if "oneOf" in schema else schema
+    """An error answer with the code its response schema allows (the first, where the status may
+    carry several)."""
     coded = schemas[schema["$ref"].removeprefix(_REF_PREFIX)]
-    (code,) = coded["properties"]["error"]["properties"]["code"]["enum"]
+    code = coded["properties"]["error"]["properties"]["code"]["enum"][0]
     body: dict[str, Any] = {
         "code": code,
         "message": _ERROR_MESSAGES[code],

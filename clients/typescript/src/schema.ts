@@ -2530,37 +2530,6 @@ export interface components {
             };
         };
         /**
-         * AddressWithdrawnError
-         * @description An error answer whose code is ADDRESS_WITHDRAWN
-         * @example {
-         *       "error": {
-         *         "code": "SNAPSHOT_EXPIRED",
-         *         "message": "snapshot 0123456789abcdef of AD expired on 2026-10-25T03:00:00+00:00",
-         *         "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718"
-         *       }
-         *     }
-         */
-        AddressWithdrawnError: {
-            /**
-             * AddressWithdrawnErrorBody
-             * @description What went wrong. `details` is left out when there are none: the one field of an answer
-             *     that may be absent.
-             */
-            error: {
-                /**
-                 * @description What went wrong; each operation's responses say which codes it uses
-                 * @enum {string}
-                 */
-                code: "ADDRESS_WITHDRAWN";
-                /** @description For a person: what went wrong and, where it helps, what to change */
-                message: string;
-                /** @description Per field, what is wrong with it (validation errors); absent when there is nothing */
-                details?: components["schemas"]["ErrorDetailOut"][];
-                /** @description The server's id of this request, also in X-Request-Id */
-                requestId: string;
-            };
-        };
-        /**
          * ForbiddenError
          * @description An error answer whose code is FORBIDDEN
          * @example {
@@ -2806,6 +2775,37 @@ export interface components {
                  * @enum {string}
                  */
                 code: "UNAUTHORIZED";
+                /** @description For a person: what went wrong and, where it helps, what to change */
+                message: string;
+                /** @description Per field, what is wrong with it (validation errors); absent when there is nothing */
+                details?: components["schemas"]["ErrorDetailOut"][];
+                /** @description The server's id of this request, also in X-Request-Id */
+                requestId: string;
+            };
+        };
+        /**
+         * SnapshotExpiredOrAddressWithdrawnError
+         * @description An error answer whose code is SNAPSHOT_EXPIRED or ADDRESS_WITHDRAWN
+         * @example {
+         *       "error": {
+         *         "code": "SNAPSHOT_EXPIRED",
+         *         "message": "snapshot 0123456789abcdef of AD expired on 2026-10-25T03:00:00+00:00",
+         *         "requestId": "5c0e7f2b6a1d4e09a3b1c2d4e5f60718"
+         *       }
+         *     }
+         */
+        SnapshotExpiredOrAddressWithdrawnError: {
+            /**
+             * SnapshotExpiredOrAddressWithdrawnErrorBody
+             * @description What went wrong. `details` is left out when there are none: the one field of an answer
+             *     that may be absent.
+             */
+            error: {
+                /**
+                 * @description What went wrong; each operation's responses say which codes it uses
+                 * @enum {string}
+                 */
+                code: "SNAPSHOT_EXPIRED" | "ADDRESS_WITHDRAWN";
                 /** @description For a person: what went wrong and, where it helps, what to change */
                 message: string;
                 /** @description Per field, what is wrong with it (validation errors); absent when there is nothing */
@@ -3257,7 +3257,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SnapshotExpiredError"] | components["schemas"]["AddressWithdrawnError"];
+                    "application/json": components["schemas"]["SnapshotExpiredOrAddressWithdrawnError"];
                 };
             };
             /** @description RATE_LIMITED: the token's per-minute limit is used up, or the deployment's per-IP or stage throttle answered; see Retry-After */
