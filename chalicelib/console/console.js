@@ -158,6 +158,31 @@ function fieldError(input, element, text) {
   else input.removeAttribute("aria-invalid");
 }
 
+// A form's labelled fields, each with its hint (if any) and the element its error goes in.
+function labelledFields(prefix, specs, inputs, hints) {
+  const errors = {};
+  const fields = specs.map(({ name, label }) => {
+    errors[name] = h("p", { id: `${prefix}-${name}-error`, class: "field-error", role: "alert" });
+    inputs[name].setAttribute("aria-describedby", `${prefix}-${name}-error`);
+    const hint = hints[name] ? h("p", { class: "hint" }, hints[name]) : null;
+    return h("div", { class: "field" }, h("label", { for: `${prefix}-${name}` }, label), inputs[name], hint, errors[name]);
+  });
+  return { fields, errors };
+}
+
+// The server's field errors next to their fields; false when none names a field of the form.
+function placeDetails(specs, inputs, errors, details) {
+  let placed = false;
+  for (const detail of details || []) {
+    const field = specs.find(({ api: names }) => names.includes(detail.field));
+    if (field) {
+      fieldError(inputs[field.name], errors[field.name], detail.message);
+      placed = true;
+    }
+  }
+  return placed;
+}
+
 // ---- tokens -----------------------------------------------------------------------------------
 
 const TOKEN_FIELDS = [
@@ -180,13 +205,8 @@ function tokenForm(onCreated) {
     rate: h("input", { id: "token-rate", name: "rate", type: "number", min: "1", max: "100000", value: "60" }),
     expires: h("input", { id: "token-expires", name: "expires", type: "text", value: "30d" }),
   };
-  const errors = {};
-  const fields = TOKEN_FIELDS.map(({ name, label }) => {
-    errors[name] = h("p", { id: `token-${name}-error`, class: "field-error", role: "alert" });
-    inputs[name].setAttribute("aria-describedby", `token-${name}-error`);
-    const hint =
-      name === "expires" ? h("p", { class: "hint" }, "A number with s, m, h or d: 2h, 30d (at most 366d).") : null;
-    return h("div", { class: "field" }, h("label", { for: `token-${name}` }, label), inputs[name], hint, errors[name]);
+  const { fields, errors } = labelledFields("token", TOKEN_FIELDS, inputs, {
+    expires: "A number with s, m, h or d: 2h, 30d (at most 366d).",
   });
   const formError = h("p", { class: "error", role: "alert" });
   const form = h(
@@ -217,15 +237,8 @@ function tokenForm(onCreated) {
       onCreated(created.data);
     } catch (caught) {
       if (caught.status === 401) return failed(caught, main);
-      let placed = false;
-      for (const detail of caught.details || []) {
-        const field = TOKEN_FIELDS.find(({ api: names }) => names.includes(detail.field));
-        if (field) {
-          fieldError(inputs[field.name], errors[field.name], detail.message);
-          placed = true;
-        }
-      }
-      if (!placed) formError.textContent = `Could not create the token: ${caught.message}`;
+      if (!placeDetails(TOKEN_FIELDS, inputs, errors, caught.details))
+        formError.textContent = `Could not create the token: ${caught.message}`;
     }
   });
   return form;
@@ -563,13 +576,8 @@ function withdrawForm(onWithdrawn) {
     ),
     reason: h("input", { id: "withdraw-reason", name: "reason", type: "text", maxlength: "500", required: true }),
   };
-  const errors = {};
-  const fields = WITHDRAW_FIELDS.map(({ name, label }) => {
-    errors[name] = h("p", { id: `withdraw-${name}-error`, class: "field-error", role: "alert" });
-    inputs[name].setAttribute("aria-describedby", `withdraw-${name}-error`);
-    const hint =
-      name === "address" ? h("p", { class: "hint" }, "As an answer gives it, e.g. us-… (GET /api/v1/addresses/{id} shows it).") : null;
-    return h("div", { class: "field" }, h("label", { for: `withdraw-${name}` }, label), inputs[name], hint, errors[name]);
+  const { fields, errors } = labelledFields("withdraw", WITHDRAW_FIELDS, inputs, {
+    address: "As an answer gives it, e.g. us-… (GET /api/v1/addresses/{id} shows it).",
   });
   const formError = h("p", { class: "error", role: "alert" });
   const form = h(
@@ -601,15 +609,8 @@ function withdrawForm(onWithdrawn) {
         fieldError(inputs.address, errors.address, caught.message);
         return inputs.address.focus();
       }
-      let placed = false;
-      for (const detail of caught.details || []) {
-        const field = WITHDRAW_FIELDS.find(({ api: names }) => names.includes(detail.field));
-        if (field) {
-          fieldError(inputs[field.name], errors[field.name], detail.message);
-          placed = true;
-        }
-      }
-      if (!placed) formError.textContent = `Could not withdraw: ${caught.message}`;
+      if (!placeDetails(WITHDRAW_FIELDS, inputs, errors, caught.details))
+        formError.textContent = `Could not withdraw: ${caught.message}`;
     }
   });
   return form;
