@@ -230,8 +230,9 @@ class ServiceStack(Stack):
         api, step = roles[API_FUNCTION], roles[STEP_FUNCTION]
         # What the code calls, table by table (tests/infra/test_permissions.py records it): the API
         # reads addresses by key (an id's versions by partition) and the catalog by key and
-        # partition; the sync writes the pool in batches, tags removed addresses, queries it for
-        # the ledger and to sweep an old epoch, and keeps the catalog's records and epoch counters.
+        # partition, and writes its withdrawals there; the sync writes the pool in batches, tags
+        # removed addresses, queries it for the ledger and to sweep an old epoch, and keeps the
+        # catalog's records and epoch counters.
         pool_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
         catalog_reads = ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"]
         pool_sync = ["dynamodb:BatchWriteItem", "dynamodb:Query", "dynamodb:UpdateItem"]
@@ -263,6 +264,12 @@ class ServiceStack(Stack):
         )
         api.add_to_policy(iam.PolicyStatement(actions=pool_reads, resources=[data.pool.table_arn]))
         api.add_to_policy(iam.PolicyStatement(actions=catalog_reads, resources=[data.catalog.table_arn]))
+        api.add_to_policy(  # the admin API's withdrawals: a record put or deleted, a key set updated
+            iam.PolicyStatement(
+                actions=["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+                resources=[data.catalog.table_arn],
+            )
+        )
         api.add_to_policy(_objects(["s3:GetObject"], data, IP_DATABASE_PREFIX))
         api.add_to_policy(
             iam.PolicyStatement(

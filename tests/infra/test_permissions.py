@@ -204,6 +204,13 @@ def _use_the_api(recorder: Recorder) -> None:
         assert http.post("/api/v1/admin/sync", headers=admin).status_code == 202
         for path in ("/api/v1/admin/data", "/api/v1/admin/audit"):
             assert http.get(path, headers=admin).status_code == 200
+        asked = json.dumps({"addressId": address["id"], "reason": "a resident asked"})
+        withdrawn = http.post("/api/v1/admin/withdrawals", headers=_json(admin), body=asked)
+        assert withdrawn.status_code == 201, withdrawn.body
+        assert http.get(f"/api/v1/addresses/{address['id']}", headers=generate).status_code == 410
+        assert http.get("/api/v1/admin/withdrawals", headers=admin).status_code == 200
+        key = json.loads(withdrawn.body)["data"]["id"]
+        assert http.delete(f"/api/v1/admin/withdrawals/{key}", headers=admin).status_code == 200
 
 
 def _app() -> Any:
