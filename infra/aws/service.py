@@ -31,6 +31,10 @@ SYNC_TIMEOUT = Duration.hours(12)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
 
 
+# The catalog table's partitions the API may write: withdrawals (storage/dynamodb/registry/withdrawals.py).
+WITHDRAWAL_PARTITIONS = ["WITHDRAWALS#*", "WITHDRAWN"]
+
+
 @dataclass(frozen=True)
 class Artifacts:
     """What the deployment ships besides the templates: the app's package (`package.Packaging`: a
@@ -265,9 +269,10 @@ class ServiceStack(Stack):
         api.add_to_policy(iam.PolicyStatement(actions=pool_reads, resources=[data.pool.table_arn]))
         api.add_to_policy(iam.PolicyStatement(actions=catalog_reads, resources=[data.catalog.table_arn]))
         api.add_to_policy(  # the admin API's withdrawals: a record put or deleted, a key set updated
-            iam.PolicyStatement(
+            iam.PolicyStatement(  # ... and only those partitions (registry/withdrawals.py's keys)
                 actions=["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
                 resources=[data.catalog.table_arn],
+                conditions={"ForAllValues:StringLike": {"dynamodb:LeadingKeys": WITHDRAWAL_PARTITIONS}},
             )
         )
         api.add_to_policy(_objects(["s3:GetObject"], data, IP_DATABASE_PREFIX))
