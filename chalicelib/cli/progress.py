@@ -23,7 +23,6 @@ class TerminalProgress:
         self._out = out or sys.stderr
         self._clock = clock
         self._bar: Any = None
-        self._stage = ""
         self._left: Counter[str] = Counter()
         self._rows: Counter[str] = Counter()
         self._began = 0.0  # when the stage's tasks were planned: its rate is since then
@@ -42,7 +41,6 @@ class TerminalProgress:
         self._close()
         if not work:
             return
-        self._stage = stage
         self._left = Counter()
         for task in work:
             self._left[task.country or ""] += task.rows

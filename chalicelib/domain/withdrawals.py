@@ -48,6 +48,12 @@ def withdrawal_key(address: PublishedAddress, scope: WithdrawalScope) -> str:
     return f"{address.country.lower()}-{scope.value[0]}-{base64.b32encode(digest[:10]).decode().lower()}"
 
 
+def country_of(key: str) -> str | None:
+    """The country a withdrawal's key names (its first part, as withdrawal_key writes it)."""
+    country = key.split("-", 1)[0]
+    return country.upper() if len(country) == 2 and country.isalpha() else None
+
+
 def _compact(value: str | None) -> str:
     return "".join(value_key(value or "").split())
 

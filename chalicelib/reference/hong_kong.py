@@ -19,9 +19,6 @@ class Name:
     english: str
     chinese: str
 
-    def written(self, chinese: bool) -> str:
-        return self.chinese if chinese else self.english
-
 
 HONG_KONG_ISLAND = Name("Hong Kong Island", "香港島")
 KOWLOON = Name("Kowloon", "九龍")

@@ -17,6 +17,7 @@ from chalicelib.domain.withdrawals import (
     Withdrawal,
     WithdrawalScope,
     Withdrawn,
+    country_of,
     withdrawal_key,
 )
 from chalicelib.errors import WithdrawalNotFound
@@ -96,8 +97,8 @@ def withdraw(
 def reinstate(ports: WithdrawalPorts, *, key: str, actor: str) -> Withdrawal:
     """Undo a withdrawal (one made in error): served again within the cache's seconds, and by the
     next sync's snapshot. Audit-logged. WithdrawalNotFound when no withdrawal has the key."""
-    country = key.split("-", 1)[0].upper()
-    withdrawal = ports.store.withdrawal(country, key) if len(country) == 2 else None
+    country = country_of(key)
+    withdrawal = ports.store.withdrawal(country, key) if country else None
     if withdrawal is None:
         raise WithdrawalNotFound(f"no withdrawal has the id {key}")
     ports.store.reinstate(withdrawal)
