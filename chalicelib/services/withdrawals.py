@@ -21,7 +21,7 @@ from chalicelib.domain.withdrawals import (
     withdrawal_key,
 )
 from chalicelib.errors import WithdrawalNotFound
-from chalicelib.services.generation.service import GenerationPorts, get_address
+from chalicelib.services.generation.service import GenerationPorts, published_address
 
 
 class WithdrawnKeysReader(Protocol):
@@ -75,7 +75,8 @@ def withdraw(
 ) -> Withdrawal:
     """Withdraw the address (or its building) the id names in its country's active snapshot: kept
     by what identifies it, so it stays withdrawn whatever ids later syncs give it. Audit-logged."""
-    found = get_address(address_id, ports.generation)
+    # Withdrawn or not: a building is withdrawn after one of its flats, a withdrawal made twice is one.
+    found = published_address(address_id, ports.generation)
     address, now = found.address, ports.clock.now()
     withdrawal = Withdrawal(
         key=withdrawal_key(address, scope),

@@ -114,6 +114,20 @@ def test_a_building_withdrawn_takes_every_unit_and_a_sync_withholds_them(
     assert _served_ids(tester) == after
 
 
+def test_a_building_is_withdrawn_after_one_of_its_flats_and_a_withdrawal_made_twice_is_one(
+    pool: deps.Dependencies, admin: Api, tester: Api
+) -> None:
+    building = _building(pool, "52")
+    flat = {"addressId": building[0], "reason": "first flat"}
+    first = admin.post("/api/v1/admin/withdrawals", flat, 201)["data"]
+    assert admin.post("/api/v1/admin/withdrawals", flat, 201)["data"]["id"] == first["id"]
+    whole = {"addressId": building[0], "scope": "building", "reason": "the owner, for the building"}
+    admin.post("/api/v1/admin/withdrawals", whole, 201)
+    for unit in building:
+        assert tester.get(f"/api/v1/addresses/{unit}", 410)["error"]["code"] == "ADDRESS_WITHDRAWN"
+    assert len(admin.get("/api/v1/admin/withdrawals")["data"]) == 2
+
+
 def test_a_seed_keeps_its_draw_unless_it_drew_the_withdrawn_one(
     pool: deps.Dependencies, admin: Api, tester: Api
 ) -> None:

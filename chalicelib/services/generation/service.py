@@ -200,7 +200,17 @@ class Found:
 
 
 def get_address(address_id: str, ports: GenerationPorts, *, pinned: str | None = None) -> Found:
-    """A published address: its id names its country, whose active (or pinned) snapshot is read."""
+    """A published address that is served: its id names its country, whose active (or pinned)
+    snapshot is read. AddressWithdrawn for one an operator withdrew."""
+    found = published_address(address_id, ports, pinned=pinned)
+    if ports.withdrawn.of(found.address.country).holds(found.address):
+        raise AddressWithdrawn(f"address {address_id} was withdrawn from the pool and is not served")
+    return found
+
+
+def published_address(address_id: str, ports: GenerationPorts, *, pinned: str | None = None) -> Found:
+    """The address its country's active (or pinned) snapshot publishes under the id, withdrawn or
+    not (what a withdrawal is made from)."""
     country = address_id.split("-", 1)[0].upper()
     if len(country) == 2 and pinned is not None:
         served: Served | None = ports.pins.pinned(country, pinned)
@@ -208,10 +218,7 @@ def get_address(address_id: str, ports: GenerationPorts, *, pinned: str | None =
         snapshot = ports.snapshots.get(country) if len(country) == 2 else None
         served = Served(snapshot) if snapshot else None
     if served is not None:
-        snapshot = served.snapshot
-        address = ports.pool.get_by_id(snapshot.placement, address_id)
-        if address is not None and ports.withdrawn.of(country).holds(address):
-            raise AddressWithdrawn(f"address {address_id} was withdrawn from the pool and is not served")
+        address = ports.pool.get_by_id(served.snapshot.placement, address_id)
         if address is not None:
             return Found(address, served)
     where = f"snapshot {pinned}" if pinned else "the current snapshot of its country"
