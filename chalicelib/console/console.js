@@ -636,7 +636,7 @@ async function renderWithdrawals() {
         return [when(w.withdrawnAt), w.country, w.scope, w.address, h("code", {}, w.addressId), w.reason, h("code", {}, w.actor), undo];
       });
       list.replaceChildren(
-        table("Withdrawn addresses", ["When", "Country", "Scope", "Address", "Address id", "Reason", "Administrator", ""], rows, "none yet"),
+        table("Withdrawn addresses", ["When", "Country", "Scope", "Address", "Address id", "Reason", "Administrator", "Undo"], rows, "none yet"),
       );
     } catch (caught) {
       failed(caught, list);
