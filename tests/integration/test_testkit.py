@@ -7,9 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from ags_testkit import Client, Filters, Offline
+from ags_testkit import Client, Filters, Offline, real_address_provider
 from ags_testkit.cli import main
-from ags_testkit.faker_provider import real_address_provider
 from faker import Faker
 
 from tests.support.local_stack import Stack

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 
+import ags_testkit
 import pytest
 from ags_testkit.cli import main
 from testkit_fakes import FakeService, record, serving
@@ -38,6 +40,33 @@ def test_an_error_is_a_message_and_exit_code_1(tmp_path: Path, capsys: pytest.Ca
         code = main(["export", "--country", "AD", "--count", "5", "--base-url", service.url, "--quiet"])
     assert code == 1
     assert "400" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("before", [None, "an earlier export\n"])
+def test_a_failed_export_leaves_no_file_behind_nor_touches_an_earlier_one(
+    before: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "jp.ndjson"
+    if before is not None:
+        out.write_text(before)
+    # Page 1 is written, then a sync publishes a new snapshot: the export stops at page 2.
+    with serving(FakeService(RECORDS, snapshots=["snap-1", "snap-2"])) as service:
+        argv = ["export", "--country", "AD", "--count", "25", "--page-size", "10", "--quiet"]
+        assert main([*argv, "--output", str(out), "--base-url", service.url]) == 1
+    assert "new snapshot at page 2" in capsys.readouterr().err
+    assert (out.read_text() if out.exists() else None) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([] if before is None else ["jp.ndjson"])
+
+
+def test_mcp_without_the_extra_names_the_install_from_the_checkout(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ags_testkit.mcp_bridge", None)  # as if mcp were not installed
+    monkeypatch.delattr(ags_testkit, "mcp_bridge", raising=False)
+    assert main(["mcp"]) == 1
+    assert capsys.readouterr().err == (
+        "ags mcp: install the MCP extra: pip install './clients/python[mcp]' from the checkout\n"
+    )
 
 
 def test_mcp_without_a_token_says_so_in_one_line(

@@ -6,8 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from ags_testkit import Client, Filters, Offline, Unreachable, fallback
-from ags_testkit.faker_provider import real_address_provider
+from ags_testkit import (
+    Client,
+    ExportFileError,
+    Filters,
+    Offline,
+    Unreachable,
+    fallback,
+    real_address_provider,
+)
 from faker import Faker
 from testkit_fakes import record
 
@@ -30,6 +37,45 @@ def test_the_same_seed_picks_the_same_record_and_filters_hold(exported: Path) ->
     assert all(int(p[-4:]) % 2 == 0 for p in picked)
     assert pool.draw("x", Filters("AD")) == pool.draw("x", Filters("AD"))
     assert pool.draw("x", Filters("LI"))["address"]["id"] == "li-fixture0100"
+
+
+EXAMPLES = Path(__file__).parents[3] / "chalicelib" / "api" / "data" / "examples.json"
+
+# clients/typescript/test/offline.test.ts pins the same table: both kits draw alike.
+SAME_DRAWS = [
+    ("signup", Filters("AD"), "ad-4e3d74grlcs5ot52"),
+    ("checkout", Filters("ad"), "ad-4e3d74grlcs5ot52"),
+    ("a", Filters("AD"), "ad-iiv7prrklgqdcu2m"),
+    ("b", Filters("JP"), "jp-xtu5zbvfmmcyvpmw"),
+    ("c", Filters("AD", city="ANDORRA LA VELLA"), "ad-iiv7prrklgqdcu2m"),
+    ("d", Filters("AD", city="andorra la vella"), "ad-4e3d74grlcs5ot52"),
+]
+
+
+def test_the_typescript_kit_draws_the_same_record_from_the_same_file_seed_and_filters() -> None:
+    """Real served records (the OpenAPI description's examples), as the TypeScript test reads them."""
+    operations = json.loads(EXAMPLES.read_text(encoding="utf-8"))["operations"]
+    served = operations["generateBatch"]["response"]["data"]["results"] + [
+        operations[name]["response"]["data"]["result"] for name in ("generateAddress", "generateAddress#jp")
+    ]
+    pool = Offline(served)
+    assert [pool.draw(seed, filters)["address"]["id"] for seed, filters, _ in SAME_DRAWS] == [
+        drawn for _, _, drawn in SAME_DRAWS
+    ]
+
+
+def test_a_csv_export_is_refused_by_name_with_the_formats_offline_reads(tmp_path: Path) -> None:
+    csv = tmp_path / "jp.csv"
+    csv.write_text("id,countryCode,formattedAddress\r\njp-1,JP,x\r\n")
+    with pytest.raises(
+        ExportFileError,
+        match=r"jp\.csv is not an export file offline mode reads: NDJSON or JSON.*--format ndjson",
+    ):
+        Offline.load(csv)
+    garbled = tmp_path / "garbled.ndjson"
+    garbled.write_text('{"address": {}}\n{"addr\n')
+    with pytest.raises(ExportFileError, match="line 2"):
+        Offline.load(garbled)
 
 
 def test_json_exports_read_as_ndjson_ones(exported: Path, tmp_path: Path) -> None:

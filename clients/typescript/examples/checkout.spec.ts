@@ -1,16 +1,16 @@
 // The README's quickstart: a checkout form filled with a real Dutch address, the same one on every
 // rerun of this test (its title is the seed), and the order placed with what was typed.
 import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 import { AgsClient } from "ags-testkit";
 import { expect, seedOf, test } from "ags-testkit/playwright";
 
-const CHECKOUT = readFileSync(new URL("./checkout.html", import.meta.url), "utf8");
-
 test.use({ agsCountry: "NL", agsFilters: { complete: true } });
 
 test("a Dutch customer places an order", async ({ page, realFaker }, testInfo) => {
-  await page.setContent(CHECKOUT);
+  // testInfo.file, not import.meta: the same test runs in CommonJS and ES-module projects.
+  await page.setContent(readFileSync(join(dirname(testInfo.file), "checkout.html"), "utf8"));
   await page.getByLabel("Full name").fill(realFaker.person.fullName());
   await page.getByLabel("Email").fill(realFaker.internet.email());
   await page.getByLabel("Phone").fill(realFaker.phone.number());

@@ -1,5 +1,6 @@
-// Offline mode: addresses from a file `ags export` wrote (NDJSON, or a JSON array or batch answer).
-// The same seed and filters always pick the same one, with no service to ask.
+// Offline mode: addresses from a file `ags export` wrote (NDJSON, or a JSON array or batch answer;
+// its CSV is refused by name). The same seed and filters always pick the same one, with no service
+// to ask, here and in the Python kit (the same key, hashed the same way).
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 
@@ -29,8 +30,8 @@ export class Offline implements AddressSource {
   }
 
   static async load(...paths: string[]): Promise<Offline> {
-    const files = await Promise.all(paths.map((path) => readFile(path, "utf8")));
-    return new Offline(files.flatMap(parse));
+    const files = await Promise.all(paths.map(async (path) => parse(path, await readFile(path, "utf8"))));
+    return new Offline(files.flat());
   }
 
   async draw(seed: string, filters: OfflineFilters & Record<string, unknown>): Promise<GeneratedAddress> {
@@ -69,12 +70,21 @@ export function withFallback(primary: AddressSource, offline: AddressSource): Ad
   };
 }
 
-function parse(text: string): GeneratedAddress[] {
+const FORMATS = "an export file offline mode reads: NDJSON or JSON (ags export --format ndjson|json)";
+
+function parse(path: string, text: string): GeneratedAddress[] {
+  const start = text.replace(/^\uFEFF/, "").trimStart();
+  if (!start.startsWith("{") && !start.startsWith("[")) {
+    const csv = start.startsWith("id,countryCode,")
+      ? ": it is the CSV `ags export --format csv` writes, for spreadsheets and load tools; export again with --format ndjson"
+      : "";
+    throw new Error(`${path} is not ${FORMATS}${csv}`);
+  }
   let whole: unknown;
   try {
-    whole = JSON.parse(text); // a JSON array, a batch's answer, or a one-line NDJSON file
+    whole = JSON.parse(start); // a JSON array, a batch's answer, or a one-line NDJSON file
   } catch {
-    return text
+    return start
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map((line) => JSON.parse(line) as GeneratedAddress);

@@ -42,6 +42,25 @@ describe("offline mode", () => {
     await assert.rejects(offline.draw("x", { country, q: "Main" }), /country and components only/);
   });
 
+  it("draws what the Python kit draws from the same file, seeds and filters", async () => {
+    // clients/python/tests/test_testkit_offline.py pins the same table.
+    const offline = new Offline(records);
+    const draws: [string, Record<string, string>, string][] = [
+      ["signup", { country: "AD" }, "ad-4e3d74grlcs5ot52"],
+      ["checkout", { country: "ad" }, "ad-4e3d74grlcs5ot52"],
+      ["a", { country: "AD" }, "ad-iiv7prrklgqdcu2m"],
+      ["b", { country: "JP" }, "jp-xtu5zbvfmmcyvpmw"],
+      ["c", { country: "AD", city: "ANDORRA LA VELLA" }, "ad-iiv7prrklgqdcu2m"],
+      ["d", { country: "AD", city: "andorra la vella" }, "ad-4e3d74grlcs5ot52"],
+    ];
+    for (const [seed, filters, id] of draws) assert.equal((await offline.draw(seed, filters)).address.id, id, seed);
+  });
+
+  it("refuses a CSV export by name, with the formats it reads", async () => {
+    const csv = await written("jp.csv", "id,countryCode,formattedAddress\r\njp-1,JP,x\r\n");
+    await assert.rejects(Offline.load(csv), /jp\.csv is not an export file offline mode reads: NDJSON or JSON.*--format ndjson/);
+  });
+
   it("takes over when the service is unreachable, and only then", async () => {
     const offline = new Offline(records);
     const unreachable: AddressSource = { draw: () => Promise.reject(new AgsUnreachable("refused")) };

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO
 
 from tqdm import tqdm
@@ -39,17 +40,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "mcp":
         return _mcp(args.base_url)
     client = Client(args.base_url)
-    out: IO[str] = open(args.output, "w", encoding="utf-8", newline="") if args.output else sys.stdout  # noqa: SIM115
     try:
-        written = export(client, args, out)
+        if args.output:
+            written = _export_to_file(client, args, Path(args.output))
+        else:
+            written = export(client, args, sys.stdout)
     except (ApiError, SnapshotChanged, Unreachable) as error:
         print(f"ags export: {error}", file=sys.stderr)
         return 1
-    finally:
-        if out is not sys.stdout:
-            out.close()
     print(f"ags export: {written} addresses", file=sys.stderr)
     return 0
+
+
+def _export_to_file(client: Client, args: argparse.Namespace, path: Path) -> int:
+    """Written beside the file and renamed over it once whole: a failed export leaves no file
+    behind (nor a half one), and an earlier file of that name stays as it was."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        with partial.open("w", encoding="utf-8", newline="") as out:
+            written = export(client, args, out)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return written
 
 
 def _mcp(base_url: str | None) -> int:
@@ -58,7 +71,10 @@ def _mcp(base_url: str | None) -> int:
     try:
         from ags_testkit import mcp_bridge
     except ImportError:
-        print("ags mcp: install the MCP extra: pip install 'ags-testkit[mcp]'", file=sys.stderr)
+        print(
+            "ags mcp: install the MCP extra: pip install './clients/python[mcp]' from the checkout",
+            file=sys.stderr,
+        )
         return 1
     token = os.environ.get("AGS_TOKEN")
     if not token:

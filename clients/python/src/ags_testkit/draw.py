@@ -36,6 +36,13 @@ class Filters:
         return {k: v for k, v in {**named, **self.extra}.items() if v is not None}
 
 
+OFFLINE_FORMATS = "an export file offline mode reads: NDJSON or JSON (ags export --format ndjson|json)"
+
+
+class ExportFileError(ValueError):
+    """A file offline mode cannot read, named with the formats it reads."""
+
+
 class Source(Protocol):
     def draw(self, seed: str, filters: Filters) -> GeneratedAddress: ...
 
@@ -49,8 +56,8 @@ class Service:
 
 
 class Offline:
-    """Addresses from files `ags export` wrote (NDJSON or JSON): the same seed and filters always
-    pick the same one."""
+    """Addresses from files `ags export` wrote (NDJSON or JSON; CSV is refused by name): the same
+    seed and filters always pick the same one, here and in the TypeScript kit."""
 
     def __init__(self, records: Iterable[GeneratedAddress]) -> None:
         self.records = sorted(records, key=lambda r: r["address"]["id"])
@@ -67,8 +74,9 @@ class Offline:
         matching = [r for r in self.records if _matches(r, filters)]
         if not matching:
             raise LookupError(f"no exported address matches {filters}")
-        digest = hashlib.sha256(f"{seed}\x1f{filters}".encode()).digest()
-        return matching[int.from_bytes(digest[:8], "big") % len(matching)]
+        return matching[
+            int.from_bytes(hashlib.sha256(_draw_key(seed, filters)).digest()[:8], "big") % len(matching)
+        ]
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,13 @@ def fallback(client: Client, offline_file: str | Path | None) -> Source:
     return Fallback(service, Offline.load(offline_file)) if offline_file else service
 
 
+def _draw_key(seed: str, filters: Filters) -> bytes:
+    """What the TypeScript kit's offline draw hashes too, so both pick the same record: the seed,
+    the country and each component filter (empty when not given), lower-cased as they match."""
+    wanted = [(getattr(filters, name) or "").lower() for name in _OFFLINE_FILTERS]
+    return "\x1f".join([seed, filters.country.upper(), *wanted]).encode()
+
+
 def _matches(record: GeneratedAddress, filters: Filters) -> bool:
     address = record["address"]
     if address["countryCode"] != filters.country.upper():
@@ -96,15 +111,37 @@ def _matches(record: GeneratedAddress, filters: Filters) -> bool:
     components = cast(Mapping[str, Any], address["components"])
     for name, key in _OFFLINE_FILTERS.items():
         wanted = getattr(filters, name, None)
-        if wanted is not None and str(components.get(key) or "").casefold() != wanted.casefold():
+        if wanted is not None and str(components.get(key) or "").lower() != wanted.lower():
             return False
     return True
 
 
 def _read(path: Path) -> list[GeneratedAddress]:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".json":
+    """An export's NDJSON (a record a line), a JSON array of records, or a batch's answer."""
+    text = path.read_text(encoding="utf-8-sig")
+    if not text.lstrip().startswith(("{", "[")):
+        raise ExportFileError(f"{path} is not {OFFLINE_FORMATS}{_csv_hint(text)}")
+    try:
         data: Any = json.loads(text)
-        results = data["data"]["results"] if isinstance(data, dict) else data
-        return cast(list[GeneratedAddress], results)
-    return [cast(GeneratedAddress, json.loads(line)) for line in ndjson_lines(text)]
+    except json.JSONDecodeError:
+        return [_ndjson_record(path, number, line) for number, line in enumerate(ndjson_lines(text), 1)]
+    if isinstance(data, list):
+        return cast(list[GeneratedAddress], data)
+    return cast(list[GeneratedAddress], data["data"]["results"] if "data" in data else [data])
+
+
+def _ndjson_record(path: Path, number: int, line: str) -> GeneratedAddress:
+    try:
+        return cast(GeneratedAddress, json.loads(line))
+    except json.JSONDecodeError as error:
+        raise ExportFileError(f"{path} is not {OFFLINE_FORMATS}: line {number}: {error.msg}") from None
+
+
+def _csv_hint(text: str) -> str:
+    first = text.lstrip().split("\n", 1)[0]
+    if first.startswith("id,countryCode,"):
+        return (
+            ": it is the CSV `ags export --format csv` writes, for spreadsheets and load tools;"
+            " export again with --format ndjson"
+        )
+    return ""
