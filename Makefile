@@ -104,9 +104,10 @@ install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_N
 run: install
 	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) DATA=$(DATA) REQUEST_LOG=$(REQUEST_LOG) $(BIN)/python -m infra.local run
 
-## A token against the running local stack; the bearer value is alone on the last line.
+## A token against the running local stack (its ports as make run noted them in .dev, or DDB_PORT);
+## the bearer value is alone on the last line.
 token: $(PY_STAMP)
-	@DDB_PORT=$(DDB_PORT) $(BIN)/python -m infra.local cli tokens create \
+	@$(BIN)/python -m infra.local cli tokens create \
 		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
 
 ## A token in the deployed $(STAGE)'s tables (AWS credentials needed); the bearer is alone on the last line.

@@ -70,6 +70,10 @@ class StorageUnavailable(ServiceError):
     """DynamoDB is unreachable, missing a table, or throttling past our retries."""
 
 
+class NothingPublished(ServiceError):
+    """No country's pool is published yet (the first sync is running, or has not run)."""
+
+
 class NotConfigured(ServiceError):
     """This deployment lacks a setting the endpoint needs (operators see which in the logs)."""
 

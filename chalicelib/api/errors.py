@@ -13,6 +13,8 @@ from chalicelib.domain.tokens import Quota
 RETRY_AFTER_SECONDS = 60
 # A throttled or briefly unreachable table usually answers again within seconds.
 UNAVAILABLE_RETRY_AFTER_SECONDS = 5
+# A first sync publishes its first countries within a minute or two.
+UNPUBLISHED_RETRY_AFTER_SECONDS = 30
 
 # Found through the error's class hierarchy, so a subclass answers as its nearest listed ancestor.
 _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
@@ -30,6 +32,7 @@ _STATUS_AND_CODE: dict[type[errors.ServiceError], tuple[int, str]] = {
     errors.RateLimited: (429, "RATE_LIMITED"),
     errors.StorageUnavailable: (503, "SERVICE_UNAVAILABLE"),
     errors.NotConfigured: (503, "SERVICE_UNAVAILABLE"),
+    errors.NothingPublished: (503, "SERVICE_UNAVAILABLE"),
 }
 
 # Chalice answers some requests before our routes run (405, 415, its own 500); same shape for those.
@@ -67,6 +70,8 @@ def service_error_response(error: errors.ServiceError, request_id: str) -> Respo
         headers = {**rate_headers(error.quota), "Retry-After": str(RETRY_AFTER_SECONDS)}
     if isinstance(error, errors.StorageUnavailable):
         headers["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER_SECONDS)
+    if isinstance(error, errors.NothingPublished):
+        headers["Retry-After"] = str(UNPUBLISHED_RETRY_AFTER_SECONDS)
     if isinstance(error, errors.Unauthorized):
         headers["WWW-Authenticate"] = 'Bearer realm="address-generation"'
     details = [d.as_dict() for d in error.details] or None

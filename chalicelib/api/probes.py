@@ -11,7 +11,7 @@ from chalice.app import Response
 from chalicelib.api.endpoint import Call, Operation, endpoint, view
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
 from chalicelib.api.route_table import operations
-from chalicelib.services.health import Pingable, check_ready
+from chalicelib.services.health import Pingable, Published, check_ready
 
 OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}
 
@@ -41,12 +41,17 @@ def health(call: Call[None, None], _: None) -> HealthStatus:
         tag="probes",
         response=ReadyStatus,
         scope=None,
-        description="503 SERVICE_UNAVAILABLE when any DynamoDB table does not answer.",
+        description=(
+            "Ready when every DynamoDB table answers and at least one country's pool is published."
+            " 503 SERVICE_UNAVAILABLE when a table does not answer (Retry-After: 5), or before the"
+            " first sync publishes a country (Retry-After: 30)."
+        ),
     ),
-    needs=lambda d: d.tables(),
+    needs=lambda d: (d.tables(), d.snapshots),
 )
-def ready(call: Call[None, None], tables: Sequence[Pingable]) -> ReadyStatus:
-    check_ready(tables)
+def ready(call: Call[None, None], needs: tuple[Sequence[Pingable], Published]) -> ReadyStatus:
+    tables, published = needs
+    check_ready(tables, published)
     return ReadyStatus(status="ready")
 
 

@@ -111,10 +111,10 @@ def _coverage_of(status: CountryStatus, config: PoolConfig) -> Coverage:
 class SyncState(StrEnum):
     """Where a country stands in the running sync, for /data-health (and the console)."""
 
-    WAITING = "waiting"  # the running sync will build it
-    BUILDING = "building"  # the running sync is writing it now
-    PUBLISHED = "published"  # it has a pool, and no running sync is rebuilding it
-    MISSING = "missing"  # no pool, and no running sync will build one
+    WAITING = "waiting"  # no pool yet; the running sync will build one
+    BUILDING = "building"  # the running sync is writing it now (a pool it had is still served)
+    PUBLISHED = "published"  # its pool is served, and the running sync (if any) is not writing it now
+    MISSING = "missing"  # no pool, and no running sync will build one: not synced yet, or its sources failed
 
 
 # A running sync's report older than this belongs to a sync that died (as the sync's own sweep assumes).
@@ -164,6 +164,8 @@ def is_running(report: SyncReport, now: datetime) -> bool:
 def _sync_state(status: CountryStatus, running: SyncReport | None) -> SyncState:
     if running is not None and status.code == running.building:
         return SyncState.BUILDING
+    if status.ready:
+        return SyncState.PUBLISHED  # served, even while a sync plans to look at it again
     if running is not None and status.code in running.planned and status.code not in running.countries:
         return SyncState.WAITING
-    return SyncState.PUBLISHED if status.ready else SyncState.MISSING
+    return SyncState.MISSING

@@ -93,8 +93,11 @@ def run(api: Api, generate: str, admin: str, api_id: str) -> Smoke:
     status, body = api.call("GET", "/api/v1/health")
     smoke.check("GET /health answers 200", status == 200, (status, body))
     status, body = api.call("GET", "/api/v1/ready")
+    unpublished = (body or {}).get("error", {}).get("message", "") if isinstance(body, dict) else ""
     smoke.check(
-        "GET /ready answers 200: every table reachable with the API's role", status == 200, (status, body)
+        "GET /ready answers 503 before any pool, past every table (reachable with the API's role)",
+        status == 503 and unpublished.startswith("no country's pool is published yet"),
+        (status, body),
     )
     status, body = api.call("GET", "/api/v1/no-such-route")
     code = (body or {}).get("error", {}).get("code") if isinstance(body, dict) else None
@@ -107,6 +110,8 @@ def run(api: Api, generate: str, admin: str, api_id: str) -> Smoke:
     smoke.check("POST /admin/sync starts the state machine (202)", status == 202, (status, body))
     if status == 202:
         smoke.check(f"the sync publishes {SYNCED}", _wait_published(api, generate), "see the emulator's log")
+        status, body = api.call("GET", "/api/v1/ready")
+        smoke.check("GET /ready answers 200 once a country is published", status == 200, (status, body))
     status, body = api.call("GET", "/api/v1/admin/data", admin)
     smoke.check("GET /admin/data answers 200", status == 200, (status, body))
 

@@ -7,22 +7,39 @@ import os
 import sys
 from pathlib import Path
 
-from infra.local.env import DATA_SETS, dev_dir, local_environment
+from infra.local.dynamodb_local import port_is_free
+from infra.local.env import (
+    DATA_SETS,
+    DEFAULT_DDB_PORT,
+    DEFAULT_PORT,
+    dev_dir,
+    local_environment,
+    running_ddb_port,
+)
+
+NOT_RUNNING = (
+    "start make run (in another terminal), or give the running stack's: DDB_PORT=<its DDB_PORT> make token"
+)
 
 
 def main(argv: list[str]) -> int:
-    port = int(os.environ.get("PORT", "8000"))
-    ddb_port = int(os.environ.get("DDB_PORT", "8001"))
     data = os.environ.get("DATA") or "samples"
     if data not in DATA_SETS:
         print(f"DATA is one of {', '.join(DATA_SETS)}, not {data!r}", file=sys.stderr)
         return 2
+    dev = Path(os.environ.get("DEV_DIR") or dev_dir(data))
     if argv[:1] == ["run"]:
         from infra.local.stack import run
 
-        return run(port, ddb_port, Path(os.environ.get("DEV_DIR") or dev_dir(data)), data)
+        port = int(os.environ.get("PORT") or DEFAULT_PORT)
+        return run(port, int(os.environ.get("DDB_PORT") or DEFAULT_DDB_PORT), dev, data)
     if argv[:1] == ["cli"]:
-        os.environ.update(local_environment(f"http://127.0.0.1:{ddb_port}"))
+        ddb_port = running_ddb_port(dev)
+        endpoint = f"http://127.0.0.1:{ddb_port}"
+        if port_is_free(ddb_port):  # nothing listens: say where we looked, not "try again shortly"
+            print(f"error: no DynamoDB Local answers at {endpoint}: {NOT_RUNNING}", file=sys.stderr)
+            return 1
+        os.environ.update(local_environment(endpoint))
         from chalicelib.cli.main import main as cli_main
 
         return cli_main(argv[1:])

@@ -4,6 +4,7 @@ pointed at DynamoDB Local with throwaway credentials (DynamoDB Local accepts any
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -43,3 +44,26 @@ def local_environment(
 def dev_dir(data: str) -> Path:
     """Where a data set's local database and work live: each its own, so neither mixes with the other."""
     return PROJECT_DIR / ".dev" if data == "samples" else PROJECT_DIR / ".dev" / data
+
+
+# Where `make run` notes the ports it serves on while it runs, for `make token` and the CLI.
+PORTS_FILE = "stack.json"
+DEFAULT_PORT, DEFAULT_DDB_PORT = 8000, 8001
+
+
+def remember_ports(dev: Path, port: int, ddb_port: int) -> None:
+    (dev / PORTS_FILE).write_text(json.dumps({"port": port, "ddbPort": ddb_port}) + "\n")
+
+
+def forget_ports(dev: Path) -> None:
+    (dev / PORTS_FILE).unlink(missing_ok=True)
+
+
+def running_ddb_port(dev: Path) -> int:
+    """DDB_PORT when given; else the running stack's, as `make run` noted it; else the default."""
+    if given := os.environ.get("DDB_PORT", "").strip():
+        return int(given)
+    try:
+        return int(json.loads((dev / PORTS_FILE).read_text())["ddbPort"])
+    except (OSError, ValueError, KeyError):
+        return DEFAULT_DDB_PORT

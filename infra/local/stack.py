@@ -30,9 +30,19 @@ from chalicelib.services.tokens import create_token
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from chalicelib.sync_wiring import sync_executor
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
-from infra.local.env import LOCAL_STAGE, OVERTURE_REPLICA, PROJECT_DIR, SHARED_MANIFEST, local_environment
+from infra.local.env import (
+    LOCAL_STAGE,
+    OVERTURE_REPLICA,
+    PROJECT_DIR,
+    SHARED_MANIFEST,
+    forget_ports,
+    local_environment,
+    remember_ports,
+)
 
 DEV_TOKEN_RATE = 600
+# Synced and published before the rest: the countries of the README's first examples.
+FIRST_COUNTRIES = "US,NL,GB"
 DEV_TOKEN_LIFETIME = timedelta(hours=24)
 DB_FILE = "shared-local-instance.db"  # DynamoDB Local's one database file with -sharedDb
 RAM_ROOT = Path("/dev/shm")  # noqa: S108 - only private mkdtemp folders are made in it
@@ -72,8 +82,11 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         if countries := os.environ.get("LOCAL_SYNC_COUNTRIES", "").strip():
             os.environ["SYNC_COUNTRIES"] = countries.upper().replace(" ", "")
         dependencies = _prepare_tables()
+        remember_ports(dev_dir, port, ddb_port)
         bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
+        print("For the clients and the README's examples, paste into your shell:", flush=True)
+        print(f"export AGS_BASE_URL=http://127.0.0.1:{port} AGS_TOKEN={bearer}", flush=True)
         admin = _dev_token(dependencies, "admin")
         print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
         sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))
@@ -101,6 +114,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
     except _Stop:
         return 0
     finally:
+        forget_ports(dev_dir)
         terminate(api)
         engine.stop()
         _save(ram, db_dir)
@@ -172,15 +186,16 @@ def _dev_token(dependencies: deps.Dependencies, scope: str) -> str:
 
 class _BackgroundSync:
     """The sample sources synced while the API serves: the countries of LOCAL_SYNC_FIRST (default
-    US) as a sync of their own first, so they are served within a minute, then all of them (the
-    first ones then find their snapshots current and are not written again)."""
+    the README's first examples': US, NL, GB) as a sync of their own first, so they are served
+    within a minute or two, then all of them (the first ones then find their snapshots current and
+    are not written again)."""
 
     def __init__(
         self, dependencies: deps.Dependencies, manifest: Path, work: Path, saved: Callable[[], None]
     ) -> None:
         self.dependencies, self.manifest, self.work, self.saved = dependencies, manifest, work, saved
         self.countries = _env_countries("LOCAL_SYNC_COUNTRIES")
-        self.first = _env_countries("LOCAL_SYNC_FIRST", "US")
+        self.first = _env_countries("LOCAL_SYNC_FIRST", FIRST_COUNTRIES)
 
     def start_unless_current(self) -> None:
         if not self.manifest.is_file():
@@ -205,7 +220,7 @@ class _BackgroundSync:
         workers = os.cpu_count() or 1
         if first:
             sync_locally(self.dependencies, self._target(frozenset(first)), workers, self.work, [], False)
-            print(f"Sync: {', '.join(first)} published; now the rest.", flush=True)
+            print(f"Sync: {', '.join(first)} published and served; now the rest.", flush=True)
         report = sync_locally(self.dependencies, whole, workers, self.work, [], False)
         assert report is not None  # if_changed was not asked for
         print_report(report, sys.stdout)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.reference.pool_config import load_pool_config
@@ -34,6 +35,23 @@ def test_a_running_sync_shows_building_and_waiting_countries() -> None:
         NoPools(), load_pool_config(), Latest(_running(NOW - timedelta(hours=1))), NOW
     ).sync_states
     assert (states["AD"], states["NL"], states["US"]) == (
+        SyncState.BUILDING,
+        SyncState.WAITING,
+        SyncState.MISSING,
+    )
+
+
+class USPool:
+    def all(self) -> dict[str, PublishedSnapshot]:
+        return {"US": cast(PublishedSnapshot, SimpleNamespace(count=23_572))}
+
+
+def test_a_served_country_the_running_sync_has_yet_to_reach_is_published_not_waiting() -> None:
+    """make run publishes the US first, then syncs everything: the US is served meanwhile."""
+    report = _running(NOW) | {"planned": ["US", "AD", "NL"], "building": "NL"}
+    states = data_health(USPool(), load_pool_config(), Latest(report), NOW).sync_states
+    assert (states["US"], states["NL"], states["AD"], states["JP"]) == (
+        SyncState.PUBLISHED,
         SyncState.BUILDING,
         SyncState.WAITING,
         SyncState.MISSING,

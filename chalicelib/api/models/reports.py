@@ -160,7 +160,13 @@ class CountryHealth(ApiModel):
     count: int
     """Published addresses"""
     sync_state: SyncStateName = Field(
-        description="where the country stands in a running sync (an addition to the spec)"
+        description=(
+            "where the country stands (an addition to the spec): `published`, its pool is served"
+            " (and the running sync, if any, is not writing it now); `building`, the running sync"
+            " is writing it now (a pool it had is still served); `waiting`, no pool yet, and the"
+            " running sync will build one; `missing`, no pool and no running sync will build one"
+            " (not synced yet, or its sources failed: the last sync's report says which)"
+        )
     )
 
 
