@@ -36,7 +36,9 @@ function s(tag, attrs = {}, text) {
 }
 
 const number = (n) => Number(n).toLocaleString("en-US");
-const when = (iso) => (iso ? `${String(iso).slice(0, 16).replace("T", " ")} UTC` : "—");
+const when = (iso) => (iso ? `${String(iso).slice(0, 16).replace("T", " ")}\u00a0UTC` : "—");
+// A time in a table cell: may wrap between date and time, so a wide table fits a 1280 px screen.
+const moment = (iso) => (iso ? h("time", { class: "when", datetime: iso }, when(iso)) : "—");
 const url = (path) => new URL(path, ROOT).toString();
 
 function table(caption, headers, rows, empty = "None") {
@@ -343,9 +345,9 @@ function tokensTable(tokens, refresh) {
     t.scope,
     number(t.ratePerMinute),
     number(t.requestsToday),
-    when(t.lastUsedAt),
-    when(t.createdAt),
-    when(t.expiresAt),
+    moment(t.lastUsedAt),
+    moment(t.createdAt),
+    moment(t.expiresAt),
     h("span", { class: `status status-${t.status}` }, t.status),
     t.status === "active"
       ? h(
