@@ -3,7 +3,9 @@ local stack as `make run` starts it (AD, NL and US synced: a request without `co
 the US): a Python client (openapi-python-client, `mypy --strict`), a TypeScript one (openapi-typescript
 + openapi-fetch, `tsc --strict`), each calling every public operation; a Postman collection
 (openapi-to-postmanv2, run by newman) and a Bruno collection (`bru import openapi`). Tools pinned in
-tests/contract/clients and requirements-clients.txt, installed by `make install`."""
+tests/contract/clients and requirements-clients.txt, installed by `make install`. And the main
+README's client quickstarts as written (tests/support/quickstarts.py): the Python kit, newman on
+the committed collection, and `ags mcp` as its desktop-agent configuration says."""
 
 from __future__ import annotations
 
@@ -12,11 +14,17 @@ import shutil
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
+from infra.local.env import DEFAULT_PORT, PROJECT_DIR
 from tests.support.local_stack import Stack, synced_local_stack
 from tests.support.processes import run_ok
+from tests.support.quickstarts import desktop_agent_config, run_quickstarts, users_environment
 
 pytestmark = pytest.mark.integration
 
@@ -24,6 +32,7 @@ CLIENTS = Path(__file__).parent / "clients"
 NODE_BIN = CLIENTS / "node_modules" / ".bin"
 CLIENTS_VENV = Path(__file__).parents[2] / ".venv-clients" / "bin"
 POSTMAN = Path(__file__).parents[2] / "clients" / "postman"
+README = PROJECT_DIR / "README.md"
 PUBLIC_OPERATIONS = 14
 # The one request a collection cannot make green from a loopback caller: without `ip`,
 # /client-context locates the caller, and 127.0.0.1 has no location (404 ADDRESS_NOT_FOUND, as
@@ -142,3 +151,31 @@ def _base(stack: Stack) -> str:
 
 def _auth(stack: Stack) -> dict[str, str]:
     return {"AGS_BASE_URL": _base(stack), "AGS_TOKEN": stack.dev_token}
+
+
+def test_the_main_readme_s_clients_work_as_written_and_its_agent_config_serves_mcp_over_stdio(
+    stack: Stack, tmp_path: Path
+) -> None:
+    assert stack.port != DEFAULT_PORT  # the quickstarts must not lean on port 8000
+    env = users_environment(stack, stack.make_token("generate", 100_000))
+    done = run_quickstarts(README, tmp_path, env)  # newman exits non-zero on any failed assertion
+    _, _, seeded = stack.request("GET", "/api/v1/generate?country=NL&seed=s", env["AGS_TOKEN"])
+    assert f"\n{seeded['data']['result']['address']['formattedAddress']}\n" in done.stdout  # the one-liner
+    assert "assertions" in done.stdout  # newman's summary: it ran the collection's tests
+    entry = desktop_agent_config(README)
+    # What a user fills into the config: the virtualenv's ags, and the values of the export line.
+    assert entry["command"] == "/path/to/venv/bin/ags"
+    command = str(tmp_path / ".venv" / "bin" / "ags")
+    agent_env = {**entry["env"], "AGS_BASE_URL": env["AGS_BASE_URL"], "AGS_TOKEN": env["AGS_TOKEN"]}
+
+    async def session() -> Any:
+        server = StdioServerParameters(command=command, args=entry["args"], env=agent_env)
+        async with Client(server) as client:
+            listed = await client.list_tools()
+            drawn = await client.call_tool("generate_address", {"country": "NL", "seed": "agent"})
+            return [t.name for t in listed.tools], drawn
+
+    names, drawn = anyio.run(session)
+    assert "generate_address" in names
+    assert drawn.is_error is False
+    assert drawn.structured_content["data"]["result"]["address"]["countryCode"] == "NL"

@@ -66,7 +66,8 @@ def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_fi
     )
     assert stack.request("GET", "/api/v1/health")[0] == 200  # served before the pool exists
     # What the clients' quickstarts take, ready to paste: this stack's port and its dev token.
-    assert f"export AGS_BASE_URL=http://127.0.0.1:{stack.port} AGS_TOKEN={stack.dev_token}" in stack.startup
+    pasted = f"export AGS_BASE_URL=http://127.0.0.1:{stack.port} AGS_TOKEN={stack.dev_token} AGS_CHECKOUT="
+    assert f"{pasted}{PROJECT_DIR}" in stack.startup
     later = read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
     assert "Sync: AD published and served; now the rest." in later  # LOCAL_SYNC_FIRST, a sync of its own
     assert _ready_within(

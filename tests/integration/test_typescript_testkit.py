@@ -1,10 +1,11 @@
 """The TypeScript testkit (clients/typescript) against the local stack as `make run` starts it: its
-own tests under node's test runner, then the package as `npm pack` makes it, installed into a
-tester's project, its Playwright fixture filling a real HTML form in Chromium (the README's
-quickstart, examples/)."""
+own tests under node's test runner, then its README's quickstart as written (tests/support/
+quickstarts.py): the package as `npm pack` makes it, installed into a new folder, a first call, and
+its Playwright fixture filling a real HTML form in Chromium (examples/)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 from tests.support.local_stack import Stack
 from tests.support.processes import run_ok
+from tests.support.quickstarts import run_quickstarts, users_environment
 
 pytestmark = pytest.mark.integration
 
@@ -42,19 +44,18 @@ def test_the_kit_s_own_tests_pass_under_node_s_runner_live_ones_included(
     report = run_ok(["node", "--test", *tests], KIT, service).stdout
     assert "# fail 0" in report
     assert "# skipped 0" in report  # the live tests ran against the stack
-    assert "# pass 14" in report
+    assert "# pass 16" in report
 
 
-def test_the_packed_kit_s_playwright_fixture_fills_a_real_form_in_chromium(
-    packed: Path, service: dict[str, str], tmp_path: Path
+def test_the_readme_s_quickstart_works_as_written_in_a_new_commonjs_folder(
+    synced_stack: Stack, tmp_path: Path
 ) -> None:
+    """Pack, install into a new folder (npm's default: CommonJS), a first call, then the shipped
+    Playwright example filling a real form in Chromium: the README's blocks, as written."""
     chromium = shutil.which("chromium")
     assert chromium, "make browser installs Debian's Chromium"
-    (tmp_path / "package.json").write_text('{"name": "shop-tests", "private": true, "type": "module"}')
-    # From npm's cache when make install has fetched the same versions (prefer-offline).
-    install = ["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"]
-    run_ok([*install, str(packed), "@playwright/test@1.65.1"], tmp_path)
-    for example in (tmp_path / "node_modules" / "ags-testkit" / "examples").iterdir():
-        shutil.copy(example, tmp_path / example.name)
-    report = run_ok(["npx", "playwright", "test"], tmp_path, {**service, "CHROMIUM_PATH": chromium}).stdout
-    assert "1 passed" in report
+    env = users_environment(synced_stack, synced_stack.make_token("generate", 100_000))
+    done = run_quickstarts(KIT / "README.md", tmp_path, {**env, "CHROMIUM_PATH": chromium})
+    assert "type" not in json.loads((tmp_path / "package.json").read_text())  # CommonJS, as npm made it
+    assert " | " in done.stdout  # first.mjs: an address and its profile's name
+    assert "1 passed" in done.stdout  # the Playwright example
