@@ -366,7 +366,7 @@ export interface paths {
         };
         /**
          * The API and its tables can serve traffic
-         * @description 503 SERVICE_UNAVAILABLE when any DynamoDB table does not answer.
+         * @description Ready when every DynamoDB table answers and at least one country's pool is published. 503 SERVICE_UNAVAILABLE when a table does not answer (Retry-After: 5), or before the first sync publishes a country (Retry-After: 30).
          */
         get: operations["getReady"];
         put?: never;
@@ -1215,7 +1215,7 @@ export interface components {
             /** @description Published addresses */
             count: number;
             /**
-             * @description where the country stands in a running sync (an addition to the spec)
+             * @description where the country stands (an addition to the spec): `published`, its pool is served (and the running sync, if any, is not writing it now); `building`, the running sync is writing it now (a pool it had is still served); `waiting`, no pool yet, and the running sync will build one; `missing`, no pool and no running sync will build one (not synced yet, or its sources failed: the last sync's report says which)
              * @enum {string}
              */
             syncState: "waiting" | "building" | "published" | "missing";
