@@ -86,7 +86,8 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
         print("For the clients and the README's examples, paste into your shell:", flush=True)
-        print(f"export AGS_BASE_URL=http://127.0.0.1:{port} AGS_TOKEN={bearer} AGS_CHECKOUT={PROJECT_DIR}", flush=True)
+        pasted = f"AGS_BASE_URL=http://127.0.0.1:{port} AGS_TOKEN={bearer} AGS_CHECKOUT={PROJECT_DIR}"
+        print(f"export {pasted}", flush=True)
         admin = _dev_token(dependencies, "admin")
         print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
         sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))

@@ -92,4 +92,4 @@ def desktop_agent_config(readme: Path) -> dict[str, Any]:
     [block] = [b for b in quickstart_blocks(readme) if b.lang == "json"]
     servers: dict[str, Any] = json.loads(block.body)["mcpServers"]
     [entry] = servers.values()
-    return entry
+    return dict(entry)
