@@ -357,7 +357,7 @@ function tokensTable(tokens, refresh) {
         )
       : "",
   ]);
-  const headers = ["Label", "ID", "Scope", "Limit/min", "Requests today", "Last used", "Created", "Expires", "Status", ""];
+  const headers = ["Label", "ID", "Scope", "Limit/min", "Requests today", "Last used", "Created", "Expires", "Status", "Revoke"];
   return table("Tokens", headers, rows, "no tokens yet");
 }
 
