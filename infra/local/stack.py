@@ -29,7 +29,7 @@ from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from chalicelib.sync_wiring import sync_executor
-from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, terminate
+from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, port_is_free, terminate
 from infra.local.env import (
     LOCAL_STAGE,
     OVERTURE_REPLICA,
@@ -63,6 +63,12 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
     # Explicit handlers: a shell that starts us in the background makes SIGINT ignored by default.
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _on_stop_signal)
+    if not port_is_free(port):  # before the engine starts, or a note of ports is touched
+        print(
+            f"error: port {port} is already in use (another make run?); set PORT to another port",
+            file=sys.stderr,
+        )
+        return 1
     dev_dir.mkdir(parents=True, exist_ok=True)
     log = (dev_dir / "dynamodb-local.log").open("ab")
     db_dir = dev_dir / "dynamodb"
@@ -71,6 +77,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         shutil.copyfile(db_dir / DB_FILE, ram / DB_FILE)
     engine = DynamoDBLocal(ddb_port, db_path=ram or db_dir, log=log)
     api: subprocess.Popen[bytes] | None = None
+    remembered = False  # a run that could not start leaves the running stack's ports noted
     try:
         engine.start()
         print(f"DynamoDB Local on {engine.endpoint} (data saved in {db_dir})", flush=True)
@@ -83,6 +90,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
             os.environ["SYNC_COUNTRIES"] = countries.upper().replace(" ", "")
         dependencies = _prepare_tables()
         remember_ports(dev_dir, port, ddb_port)
+        remembered = True
         bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
         print("For the clients and the README's examples, paste into your shell:", flush=True)
@@ -115,7 +123,8 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
     except _Stop:
         return 0
     finally:
-        forget_ports(dev_dir)
+        if remembered:
+            forget_ports(dev_dir)
         terminate(api)
         engine.stop()
         _save(ram, db_dir)

@@ -14,7 +14,7 @@ import pytest
 
 from infra.local.dynamodb_local import free_port, java_available, port_is_free
 from infra.local.env import PORTS_FILE, PROJECT_DIR
-from infra.local.launch import read_until
+from infra.local.launch import launch, read_until
 from infra.local.stack import RAM_ROOT
 from tests.support.factories import SOURCES
 from tests.support.local_stack import (
@@ -132,6 +132,22 @@ def test_make_token_finds_the_running_stack_on_its_own_ports(stack: Stack, dev_d
     """`make token` run with no ports given: those `make run` noted in its .dev (not 8000/8001)."""
     token = _make_token(dev_dir).stdout.strip().splitlines()[-1]
     assert stack.request("GET", "/api/v1/countries", token=token)[0] == 200
+
+
+@pytest.mark.parametrize("taken", ["PORT", "DDB_PORT"])
+def test_a_second_make_run_on_taken_ports_says_which_and_leaves_the_first_s_ports_noted(
+    stack: Stack, dev_dir: Path, taken: str
+) -> None:
+    ports = {"PORT": str(free_port()), "DDB_PORT": str(free_port())} | {
+        taken: str(stack.port if taken == "PORT" else stack.ddb_port)
+    }
+    second, _ = launch({**ports, "DEV_DIR": str(dev_dir)})
+    output = second.communicate(timeout=60)[0]
+    assert second.returncode == 1
+    assert f"error: port {ports[taken]} is already in use" in output
+    assert f"set {taken} to another port" in output
+    noted = json.loads((dev_dir / PORTS_FILE).read_text())
+    assert noted == {"port": stack.port, "ddbPort": stack.ddb_port}
 
 
 def test_stops_on_sigterm_and_runs_again_with_data_kept(stack: Stack, dev_dir: Path) -> None:
