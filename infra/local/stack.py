@@ -197,7 +197,7 @@ def _dev_token(dependencies: deps.Dependencies, scope: str) -> str:
 class _BackgroundSync:
     """The sample sources synced while the API serves: the countries of LOCAL_SYNC_FIRST (default
     the README's first examples': US, NL, GB) as a sync of their own first, so they are served
-    within a minute or two, then all of them (the first ones then find their snapshots current and
+    within a minute, then all of them (the first ones then find their snapshots current and
     are not written again)."""
 
     def __init__(
