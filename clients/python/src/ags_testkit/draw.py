@@ -74,9 +74,8 @@ class Offline:
         matching = [r for r in self.records if _matches(r, filters)]
         if not matching:
             raise LookupError(f"no exported address matches {filters}")
-        return matching[
-            int.from_bytes(hashlib.sha256(_draw_key(seed, filters)).digest()[:8], "big") % len(matching)
-        ]
+        digest = hashlib.sha256(_draw_key(seed, filters)).digest()
+        return matching[int.from_bytes(digest[:8], "big") % len(matching)]
 
 
 @dataclass(frozen=True)
