@@ -59,11 +59,18 @@ def forget_ports(dev: Path) -> None:
     (dev / PORTS_FILE).unlink(missing_ok=True)
 
 
+def noted_ports(dev: Path) -> tuple[int, int] | None:
+    """The API's and DynamoDB Local's ports `make run` noted for this folder, if it did."""
+    try:
+        noted = json.loads((dev / PORTS_FILE).read_text())
+        return int(noted["port"]), int(noted["ddbPort"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def running_ddb_port(dev: Path) -> int:
     """DDB_PORT when given; else the running stack's, as `make run` noted it; else the default."""
     if given := os.environ.get("DDB_PORT", "").strip():
         return int(given)
-    try:
-        return int(json.loads((dev / PORTS_FILE).read_text())["ddbPort"])
-    except (OSError, ValueError, KeyError):
-        return DEFAULT_DDB_PORT
+    noted = noted_ports(dev)
+    return noted[1] if noted else DEFAULT_DDB_PORT

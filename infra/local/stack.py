@@ -1,5 +1,5 @@
 """`make run`: DynamoDB Local, the tables, a fresh dev token, then `chalice local`, serving at once
-while the sample sources sync in the background (the US first, then the rest), each country
+while the sample sources sync in the background (the README's countries first, then the rest), each country
 served as soon as it is published. Ctrl-C or SIGTERM stops everything it started.
 
 The database lives in memory-backed storage while the stack runs and is saved to .dev/dynamodb
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import sqlite3
@@ -27,6 +28,7 @@ from chalicelib.cli.sync import print_report, sync_locally
 from chalicelib.config import settings_from_env
 from chalicelib.services.sync.target import SyncTarget
 from chalicelib.services.tokens import create_token
+from chalicelib.sources.manifest import load_manifest
 from chalicelib.storage.dynamodb.tables import create_missing_tables
 from chalicelib.sync_wiring import sync_executor
 from infra.local.dynamodb_local import DynamoDBLocal, LocalEngineError, port_is_free, terminate
@@ -37,6 +39,7 @@ from infra.local.env import (
     SHARED_MANIFEST,
     forget_ports,
     local_environment,
+    noted_ports,
     remember_ports,
 )
 
@@ -63,11 +66,8 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
     # Explicit handlers: a shell that starts us in the background makes SIGINT ignored by default.
     for stop_signal in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop_signal, _on_stop_signal)
-    if not port_is_free(port):  # before the engine starts, or a note of ports is touched
-        print(
-            f"error: port {port} is already in use (another make run?); set PORT to another port",
-            file=sys.stderr,
-        )
+    if problem := _cannot_start(port, dev_dir):  # before the engine starts, or a note of ports is touched
+        print(f"error: {problem}", file=sys.stderr)
         return 1
     dev_dir.mkdir(parents=True, exist_ok=True)
     log = (dev_dir / "dynamodb-local.log").open("ab")
@@ -94,8 +94,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         bearer = _dev_token(dependencies, "generate")
         print(f"Dev token (scope generate, {DEV_TOKEN_RATE}/min, expires in 24h):\n{bearer}", flush=True)
         print("For the clients and the README's examples, paste into your shell:", flush=True)
-        pasted = f"AGS_BASE_URL=http://127.0.0.1:{port} AGS_TOKEN={bearer} AGS_CHECKOUT={PROJECT_DIR}"
-        print(f"export {pasted}", flush=True)
+        print(f"export {pasted_line(port, bearer)}", flush=True)
         admin = _dev_token(dependencies, "admin")
         print(f"Admin token for http://127.0.0.1:{port}/admin (expires in 24h):\n{admin}", flush=True)
         sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))
@@ -131,6 +130,31 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         if ram is not None:
             shutil.rmtree(ram, ignore_errors=True)
         log.close()
+
+
+def _cannot_start(port: int, dev_dir: Path) -> str | None:
+    """Another stack on this folder's data (two engines would save over each other's), or a
+    taken API port; DynamoDB Local's port is the engine's own check."""
+    noted = noted_ports(dev_dir)
+    if noted is not None and not port_is_free(noted[1]):
+        return (
+            f"another make run serves {dev_dir} (http://127.0.0.1:{noted[0]}, DynamoDB Local on"
+            f" {noted[1]}): stop it first, or give this one a DEV_DIR of its own"
+        )
+    if not port_is_free(port):
+        return f"port {port} is already in use; set PORT to another port"
+    return None
+
+
+def pasted_line(port: int, bearer: str) -> str:
+    """What the user pastes after `export`, each value quoted for the shell (a checkout's path may
+    hold a space)."""
+    values = {
+        "AGS_BASE_URL": f"http://127.0.0.1:{port}",
+        "AGS_TOKEN": bearer,
+        "AGS_CHECKOUT": str(PROJECT_DIR),
+    }
+    return " ".join(f"{name}={shlex.quote(value)}" for name, value in values.items())
 
 
 def _overture_manifest(dev_dir: Path) -> Path:
@@ -226,7 +250,10 @@ class _BackgroundSync:
             print(f"warning: the sync stopped ({type(exc).__name__}: {exc}); run make run again", flush=True)
 
     def _sync(self, whole: SyncTarget) -> None:
-        first = sorted(c for c in self.first or () if self.countries is None or c in self.countries)
+        listed = {entry.country for entry in load_manifest(self.manifest)}  # DATA=overture has no GB
+        first = sorted(
+            c for c in self.first or () if c in listed and (self.countries is None or c in self.countries)
+        )
         workers = os.cpu_count() or 1
         if first:
             sync_locally(self.dependencies, self._target(frozenset(first)), workers, self.work, [], False)

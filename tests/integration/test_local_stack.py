@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import time
@@ -67,7 +68,7 @@ def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_fi
     assert stack.request("GET", "/api/v1/health")[0] == 200  # served before the pool exists
     # What the clients' quickstarts take, ready to paste: this stack's port and its dev token.
     pasted = f"export AGS_BASE_URL=http://127.0.0.1:{stack.port} AGS_TOKEN={stack.dev_token} AGS_CHECKOUT="
-    assert f"{pasted}{PROJECT_DIR}" in stack.startup
+    assert f"{pasted}{shlex.quote(str(PROJECT_DIR))}" in stack.startup
     later = read_until(stack.process, "Sync finished", timeout=SYNC_TIMEOUT)
     assert "Sync: AD published and served; now the rest." in later  # LOCAL_SYNC_FIRST, a sync of its own
     assert _ready_within(
@@ -134,18 +135,20 @@ def test_make_token_finds_the_running_stack_on_its_own_ports(stack: Stack, dev_d
     assert stack.request("GET", "/api/v1/countries", token=token)[0] == 200
 
 
-@pytest.mark.parametrize("taken", ["PORT", "DDB_PORT"])
-def test_a_second_make_run_on_taken_ports_says_which_and_leaves_the_first_s_ports_noted(
-    stack: Stack, dev_dir: Path, taken: str
+@pytest.mark.parametrize("taken", ["PORT", "DDB_PORT", "DEV_DIR"])
+def test_a_second_make_run_says_what_is_taken_and_leaves_the_first_s_ports_noted(
+    stack: Stack, dev_dir: Path, tmp_path: Path, taken: str
 ) -> None:
-    ports = {"PORT": str(free_port()), "DDB_PORT": str(free_port())} | {
-        taken: str(stack.port if taken == "PORT" else stack.ddb_port)
-    }
-    second, _ = launch({**ports, "DEV_DIR": str(dev_dir)})
+    """Another make run on a taken port, or on the running one's data (its own free ports)."""
+    given = {"PORT": str(free_port()), "DDB_PORT": str(free_port()), "DEV_DIR": str(tmp_path)}
+    given[taken] = {"PORT": str(stack.port), "DDB_PORT": str(stack.ddb_port), "DEV_DIR": str(dev_dir)}[taken]
+    second, _ = launch(given)
     output = second.communicate(timeout=60)[0]
     assert second.returncode == 1
-    assert f"error: port {ports[taken]} is already in use" in output
-    assert f"set {taken} to another port" in output
+    if taken == "DEV_DIR":
+        assert f"error: another make run serves {dev_dir} (http://127.0.0.1:{stack.port}," in output
+    else:
+        assert f"error: port {given[taken]} is already in use; set {taken} to another port" in output
     noted = json.loads((dev_dir / PORTS_FILE).read_text())
     assert noted == {"port": stack.port, "ddbPort": stack.ddb_port}
 

@@ -39,29 +39,19 @@ def test_the_same_seed_picks_the_same_record_and_filters_hold(exported: Path) ->
     assert pool.draw("x", Filters("LI"))["address"]["id"] == "li-fixture0100"
 
 
-EXAMPLES = Path(__file__).parents[3] / "chalicelib" / "api" / "data" / "examples.json"
-
-# clients/typescript/test/offline.test.ts pins the same table: both kits draw alike.
-SAME_DRAWS = [
-    ("signup", Filters("AD"), "ad-4e3d74grlcs5ot52"),
-    ("checkout", Filters("ad"), "ad-4e3d74grlcs5ot52"),
-    ("a", Filters("AD"), "ad-iiv7prrklgqdcu2m"),
-    ("b", Filters("JP"), "jp-xtu5zbvfmmcyvpmw"),
-    ("c", Filters("AD", city="ANDORRA LA VELLA"), "ad-iiv7prrklgqdcu2m"),
-    ("d", Filters("AD", city="andorra la vella"), "ad-4e3d74grlcs5ot52"),
-]
+VECTORS = Path(__file__).parents[2] / "testdata" / "offline_draws.json"
 
 
 def test_the_typescript_kit_draws_the_same_record_from_the_same_file_seed_and_filters() -> None:
-    """Real served records (the OpenAPI description's examples), as the TypeScript test reads them."""
-    operations = json.loads(EXAMPLES.read_text(encoding="utf-8"))["operations"]
-    served = operations["generateBatch"]["response"]["data"]["results"] + [
-        operations[name]["response"]["data"]["result"] for name in ("generateAddress", "generateAddress#jp")
-    ]
-    pool = Offline(served)
-    assert [pool.draw(seed, filters)["address"]["id"] for seed, filters, _ in SAME_DRAWS] == [
-        drawn for _, _, drawn in SAME_DRAWS
-    ]
+    """The shared vectors clients/typescript/test/offline.test.ts holds its kit to as well."""
+    vectors = json.loads(VECTORS.read_text(encoding="utf-8"))
+    pool = Offline(vectors["records"])
+    drawn = []
+    for case in vectors["cases"]:
+        named = {k: v for k, v in case["filters"].items() if k != "country"}
+        drawn.append(pool.draw(case["seed"], Filters(case["filters"]["country"], **named))["address"]["id"])
+    assert drawn == [case["drawn"] for case in vectors["cases"]]
+    assert len(set(drawn)) > len(drawn) // 2  # the cases reach many records, not one by chance
 
 
 def test_a_csv_export_is_refused_by_name_with_the_formats_offline_reads(tmp_path: Path) -> None:
@@ -73,9 +63,15 @@ def test_a_csv_export_is_refused_by_name_with_the_formats_offline_reads(tmp_path
     ):
         Offline.load(csv)
     garbled = tmp_path / "garbled.ndjson"
-    garbled.write_text('{"address": {}}\n{"addr\n')
-    with pytest.raises(ExportFileError, match="line 2"):
+    garbled.write_text('{"address": {}}\n\n{"addr\n')
+    with pytest.raises(ExportFileError, match=r"garbled\.ndjson is not .*: line 3: "):  # as an editor counts
         Offline.load(garbled)
+
+
+def test_a_saved_generate_answer_reads_as_its_one_record(tmp_path: Path) -> None:
+    saved = tmp_path / "one.json"
+    saved.write_text(json.dumps({"data": {"result": RECORDS[0]}}))
+    assert Offline.load(saved).records == [RECORDS[0]]
 
 
 def test_json_exports_read_as_ndjson_ones(exported: Path, tmp_path: Path) -> None:

@@ -45,7 +45,7 @@ export class Offline implements AddressSource {
         r.address.countryCode === country &&
         COMPONENTS.every((name) => {
           const wanted = filters[name];
-          return wanted === undefined || (r.address.components[name] ?? "").toLowerCase() === wanted.toLowerCase();
+          return wanted == null || (r.address.components[name] ?? "").toLowerCase() === wanted.toLowerCase();
         }),
     );
     if (matching.length === 0) throw new Error(`no exported address matches ${JSON.stringify(filters)}`);
@@ -82,14 +82,21 @@ function parse(path: string, text: string): GeneratedAddress[] {
   }
   let whole: unknown;
   try {
-    whole = JSON.parse(start); // a JSON array, a batch's answer, or a one-line NDJSON file
+    whole = JSON.parse(start); // a JSON array, a batch's or a /generate answer, or a one-line NDJSON file
   } catch {
-    return start
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line) as GeneratedAddress);
+    // Numbered as an editor numbers them, as the Python kit's message does.
+    return text.replace(/^\uFEFF/, "").split("\n").flatMap((line, index) => (line.trim() === "" ? [] : [record(path, index + 1, line)]));
   }
   if (Array.isArray(whole)) return whole as GeneratedAddress[];
-  const results = (whole as { data?: { results?: GeneratedAddress[] } }).data?.results;
-  return results ?? [whole as GeneratedAddress];
+  const answer = (whole as { data?: { results?: GeneratedAddress[]; result?: GeneratedAddress } }).data;
+  if (answer !== undefined && answer !== null) return answer.results ?? (answer.result ? [answer.result] : []);
+  return [whole as GeneratedAddress];
+}
+
+function record(path: string, number: number, line: string): GeneratedAddress {
+  try {
+    return JSON.parse(line) as GeneratedAddress;
+  } catch (error) {
+    throw new Error(`${path} is not ${FORMATS}: line ${number}: ${(error as Error).message}`);
+  }
 }

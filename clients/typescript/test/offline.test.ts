@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
 
-import { AgsUnreachable } from "../src/client.js";
+import { AgsUnreachable, type GeneratedAddress } from "../src/client.js";
 import { fakerFrom } from "../src/faker.js";
 import { Offline, withFallback, type AddressSource } from "../src/offline.js";
 import { servedRecords } from "./examples.js";
 
 const records = servedRecords();
+const VECTORS = fileURLToPath(new URL("../../../testdata/offline_draws.json", import.meta.url));
 
 async function written(name: string, text: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), "ags-")), name);
@@ -43,17 +46,25 @@ describe("offline mode", () => {
   });
 
   it("draws what the Python kit draws from the same file, seeds and filters", async () => {
-    // clients/python/tests/test_testkit_offline.py pins the same table.
-    const offline = new Offline(records);
-    const draws: [string, Record<string, string>, string][] = [
-      ["signup", { country: "AD" }, "ad-4e3d74grlcs5ot52"],
-      ["checkout", { country: "ad" }, "ad-4e3d74grlcs5ot52"],
-      ["a", { country: "AD" }, "ad-iiv7prrklgqdcu2m"],
-      ["b", { country: "JP" }, "jp-xtu5zbvfmmcyvpmw"],
-      ["c", { country: "AD", city: "ANDORRA LA VELLA" }, "ad-iiv7prrklgqdcu2m"],
-      ["d", { country: "AD", city: "andorra la vella" }, "ad-4e3d74grlcs5ot52"],
-    ];
-    for (const [seed, filters, id] of draws) assert.equal((await offline.draw(seed, filters)).address.id, id, seed);
+    // clients/testdata/offline_draws.json: clients/python/tests/test_testkit_offline.py holds its kit to it too.
+    const vectors = JSON.parse(readFileSync(VECTORS, "utf8")) as {
+      records: GeneratedAddress[];
+      cases: { seed: string; filters: Record<string, string>; drawn: string }[];
+    };
+    const offline = new Offline(vectors.records);
+    for (const { seed, filters, drawn } of vectors.cases) {
+      assert.equal((await offline.draw(seed, filters)).address.id, drawn, JSON.stringify({ seed, filters }));
+    }
+    const nothing = { country: "AD", city: null } as unknown as Record<string, string>; // null: not given, as in Python
+    assert.equal((await offline.draw("signup", nothing)).address.id, vectors.cases[0]?.drawn);
+  });
+
+  it("numbers a broken NDJSON line as an editor does, and reads a saved /generate answer", async () => {
+    const garbled = await written("garbled.ndjson", '{"address": {}}\n\n{"addr\n');
+    await assert.rejects(Offline.load(garbled), /garbled\.ndjson is not .*: line 3: /);
+    const one = records[0] as GeneratedAddress;
+    const saved = await Offline.load(await written("one.json", JSON.stringify({ data: { result: one } })));
+    assert.deepEqual(saved.records, [one]);
   });
 
   it("refuses a CSV export by name, with the formats it reads", async () => {

@@ -10,7 +10,7 @@ from ags_testkit.draw import ExportFileError, Filters, Offline, Service, Source,
 from ags_testkit.records import Address, GeneratedAddress, Profile
 
 if TYPE_CHECKING:  # typed as itself; imported for real by __getattr__ below
-    from ags_testkit.faker_provider import real_address_provider
+    from ags_testkit.faker_provider import real_address_provider as real_address_provider
 
 __all__ = [
     "Address",
@@ -26,8 +26,7 @@ __all__ = [
     "Source",
     "Unreachable",
     "fallback",
-    "real_address_provider",
-]
+]  # not real_address_provider: `import *` would need Faker, an extra
 
 
 def __getattr__(name: str) -> Any:

@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _export_to_file(client: Client, args: argparse.Namespace, path: Path) -> int:
     """Written beside the file and renamed over it once whole: a failed export leaves no file
     behind (nor a half one), and an earlier file of that name stays as it was."""
+    if path.exists() and not path.is_file():  # /dev/stdout, a pipe: nothing to leave behind
+        with path.open("w", encoding="utf-8", newline="") as out:
+            return export(client, args, out)
     partial = path.with_name(f".{path.name}.partial")
     try:
         with partial.open("w", encoding="utf-8", newline="") as out:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from ags_testkit.client import Client, Unreachable, ndjson_lines
+from ags_testkit.client import Client, Unreachable
 from ags_testkit.records import GeneratedAddress
 
 # Filters a draw understands offline: component equality, case-insensitive.
@@ -116,17 +116,22 @@ def _matches(record: GeneratedAddress, filters: Filters) -> bool:
 
 
 def _read(path: Path) -> list[GeneratedAddress]:
-    """An export's NDJSON (a record a line), a JSON array of records, or a batch's answer."""
+    """An export's NDJSON (a record a line), a JSON array of records, a batch's answer or one
+    /generate answer."""
     text = path.read_text(encoding="utf-8-sig")
     if not text.lstrip().startswith(("{", "[")):
         raise ExportFileError(f"{path} is not {OFFLINE_FORMATS}{_csv_hint(text)}")
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError:
-        return [_ndjson_record(path, number, line) for number, line in enumerate(ndjson_lines(text), 1)]
+        lines = enumerate(text.split("\n"), 1)  # numbered as an editor numbers them
+        return [_ndjson_record(path, number, line) for number, line in lines if line.strip()]
     if isinstance(data, list):
         return cast(list[GeneratedAddress], data)
-    return cast(list[GeneratedAddress], data["data"]["results"] if "data" in data else [data])
+    answer = data.get("data") if isinstance(data, dict) else None
+    if isinstance(answer, dict):  # a batch's answer, or one /generate answer
+        return cast(list[GeneratedAddress], answer["results"] if "results" in answer else [answer["result"]])
+    return [cast(GeneratedAddress, data)]
 
 
 def _ndjson_record(path: Path, number: int, line: str) -> GeneratedAddress:
