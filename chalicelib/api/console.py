@@ -1,6 +1,7 @@
-"""The administrator console at /admin: static HTML, CSS and JavaScript served by the app itself
-(no CDN), under a Content-Security-Policy that allows no inline script or style. The page holds no
-data: it signs in with an admin token and calls /api/v1/admin/."""
+"""The administrator console at /admin and the tester's desk at /desk: static HTML, CSS and
+JavaScript served by the app itself (no CDN), under a Content-Security-Policy that allows no inline
+script or style. The pages hold no data: the console signs in with an admin token and calls
+/api/v1/admin/, the desk with a generate token and calls the public API."""
 
 from __future__ import annotations
 
@@ -51,6 +52,16 @@ def page() -> Response:
 
 @console.route("/admin/{asset}", methods=["GET"], content_types=["*/*"])
 def asset(asset: str) -> Response:
+    return _file(STATIC, asset, cache="no-cache")
+
+
+@console.route("/desk", methods=["GET"], content_types=["*/*"])
+def desk() -> Response:
+    return _file(STATIC, "desk.html", cache="no-cache")
+
+
+@console.route("/desk/{asset}", methods=["GET"], content_types=["*/*"])
+def desk_asset(asset: str) -> Response:
     return _file(STATIC, asset, cache="no-cache")
 
 

@@ -2,7 +2,8 @@
 // API docs. Everything shown is set as text (append / textContent), never parsed as HTML, so a
 // label or a source name cannot inject markup. The token lives in this tab's sessionStorage only.
 
-const ROOT = new URL(".", location.href); // "/" locally, "/<stage>/" behind API Gateway
+import { ApiError, ROOT, fieldError, h, request, table, url } from "./ui.js";
+
 const TOKEN_KEY = "ags.adminToken";
 const POLL_MS = 2000;
 const main = document.getElementById("main");
@@ -13,19 +14,6 @@ let swaggerLoaded = null;
 let tryToken = null;
 
 // ---- small helpers -------------------------------------------------------------------------
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (value === true) el.setAttribute(key, "");
-    else if (value !== false && value !== null && value !== undefined) el.setAttribute(key, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) el.append(child); // strings become text
-  }
-  return el;
-}
 
 const SVG = "http://www.w3.org/2000/svg";
 function s(tag, attrs = {}, text) {
@@ -39,51 +27,11 @@ const number = (n) => Number(n).toLocaleString("en-US");
 const when = (iso) => (iso ? `${String(iso).slice(0, 16).replace("T", " ")}\u00a0UTC` : "—");
 // A time in a table cell: may wrap between date and time, so a wide table fits a 1280 px screen.
 const moment = (iso) => (iso ? h("time", { class: "when", datetime: iso }, when(iso)) : "—");
-const url = (path) => new URL(path, ROOT).toString();
-
-function table(caption, headers, rows, empty = "None") {
-  if (!rows.length) return h("p", { class: "muted" }, `${caption}: ${empty}.`);
-  return h(
-    "div",
-    { class: "table-wrap", tabindex: "0", role: "region", "aria-label": caption },
-    h(
-      "table",
-      {},
-      h("caption", {}, caption),
-      h("thead", {}, h("tr", {}, headers.map((name) => h("th", { scope: "col" }, name)))),
-      h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell))))),
-    ),
-  );
-}
 
 // ---- the API ----------------------------------------------------------------------------------
 
-class ApiError extends Error {
-  constructor(status, body) {
-    const error = (body && body.error) || {};
-    super(error.message || `HTTP ${status}`);
-    this.status = status;
-    this.code = error.code || "";
-    this.details = error.details || [];
-  }
-}
-
 const token = () => sessionStorage.getItem(TOKEN_KEY);
-
-async function api(method, path, body) {
-  const headers = { Authorization: `Bearer ${token()}` };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(url(path), {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: "no-store",
-    credentials: "omit",
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
-}
+const api = (method, path, body) => request(token(), method, path, body);
 
 // A page's failure: a token that stopped working signs out; anything else is said on the page.
 function failed(error, where) {
@@ -152,12 +100,6 @@ function renderSignIn(message) {
   });
   main.replaceChildren(form);
   input.focus();
-}
-
-function fieldError(input, element, text) {
-  element.textContent = text;
-  if (text) input.setAttribute("aria-invalid", "true");
-  else input.removeAttribute("aria-invalid");
 }
 
 // A form's labelled fields, each with its hint (if any) and the element its error goes in.

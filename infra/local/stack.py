@@ -100,6 +100,7 @@ def run(port: int, ddb_port: int, dev_dir: Path, data: str = "samples") -> int:
         sync = _BackgroundSync(dependencies, manifest, dev_dir / "sync-work", lambda: _save(ram, db_dir))
         sync.start_unless_current()
         print(f"MCP for test agents: http://127.0.0.1:{port}/mcp (the dev token; docs/agents.md)", flush=True)
+        print(f"Tester's desk: http://127.0.0.1:{port}/desk (sign in with the dev token)", flush=True)
         print(f"Serving http://127.0.0.1:{port}/api/v1/health  (Ctrl-C stops)", flush=True)
         # The request log (a JSON line a request, Chalice's access line) goes to a file, so the
         # terminal shows the sync's progress; REQUEST_LOG=1 puts it here, line by line.

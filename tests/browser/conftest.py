@@ -66,3 +66,11 @@ def page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     yield tab
     context.close()
     assert problems == []
+
+
+@pytest.fixture(params=WIDTHS, ids=lambda w: f"{w}px")
+def browser_with_csp_bypassed(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A fresh tab whose page accepts an injected script (axe-core), which the served policy refuses."""
+    context = browser.new_context(viewport={"width": request.param, "height": 900}, bypass_csp=True)
+    yield context.new_page()
+    context.close()

@@ -1,4 +1,5 @@
-"""The console's files as the app serves them: only its own, with their types and security headers."""
+"""The console's and the desk's files as the app serves them: only their own, with their types and
+security headers."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from chalicelib.api.console import STATIC
         ("/admin", "text/html", '<script type="module" src="admin/console.js">'),
         ("/admin/console.js", "text/javascript", "sessionStorage"),
         ("/admin/console.css", "text/css", ":root"),
+        ("/admin/ui.js", "text/javascript", "export async function request"),
+        ("/desk", "text/html", '<script type="module" src="desk/desk.js">'),
+        ("/desk/desk.js", "text/javascript", "sessionStorage"),
+        ("/desk/ui.js", "text/javascript", "export async function request"),
+        ("/desk/desk.css", "text/css", ".combobox"),
     ],
 )
 def test_the_console_files_carry_their_type_and_a_strict_policy(
@@ -66,11 +72,25 @@ def test_api_answers_carry_the_basic_security_headers(client: Client) -> None:
     assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
-def test_the_console_has_no_inline_script_or_style() -> None:
-    """What the policy would block must not be needed: no inline code, no HTML built from data."""
-    html = (STATIC / "index.html").read_text()
-    script = (STATIC / "console.js").read_text()
+RISKY = (
+    "innerHTML",
+    "outerHTML",
+    "insertAdjacentHTML",
+    "document.write",
+    "eval(",
+    "localStorage",
+    "document.cookie",
+)
+
+
+@pytest.mark.parametrize("page", ["index.html", "desk.html"])
+def test_the_pages_have_no_inline_script_or_style(page: str) -> None:
+    """What the policy would block must not be needed: no inline code, no HTML built from data, and
+    a token never kept beyond the tab (no localStorage, no cookie)."""
+    html = (STATIC / page).read_text()
     assert "<script>" not in html
     assert not re.search(r"\s(style|on[a-z]+)=", html)
-    for risky in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "localStorage"):
-        assert risky not in script
+    for script in STATIC.glob("*.js"):
+        text = script.read_text()
+        for risky in RISKY:
+            assert risky not in text, script.name

@@ -1,0 +1,364 @@
+// The tester's desk: pick a place, see a real published address with its test profile, copy it
+// field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
+// (never in a URL, a cookie or localStorage); a permalink carries the filters, seed and snapshot.
+import { ApiError, fieldError, h, request, table } from "./ui.js";
+
+const TOKEN_KEY = "ags.deskToken";
+const main = document.getElementById("main");
+const nav = document.getElementById("nav");
+const announce = document.getElementById("announce");
+const token = () => sessionStorage.getItem(TOKEN_KEY);
+const api = (method, path, body) => request(token(), method, path, body);
+const countryName = new Intl.DisplayNames(["en"], { type: "region" });
+
+// The form's fields, each with the query parameter (and the error `field`) it is sent as.
+const FIELDS = [
+  { name: "country", label: "Country" },
+  { name: "city", label: "City" },
+  { name: "postcode", label: "Postcode" },
+  { name: "q", label: "Text in the address" },
+  { name: "near", label: "Near (latitude,longitude)" },
+  { name: "radius", label: "Within (metres)" },
+  { name: "seed", label: "Seed" },
+];
+const SHARED = ["country", "city", "postcode", "q", "near", "radius", "seed", "snapshot"];
+
+// Address fields as a form asks for them; where the value comes from is said beside each.
+const COMPONENTS = [
+  ["street", "Street"],
+  ["houseNumber", "House number"],
+  ["unit", "Unit"],
+  ["district", "District"],
+  ["city", "City"],
+  ["postcode", "Postcode"],
+  ["region", "Region"],
+  ["regionCode", "Region code"],
+  ["province", "Province"],
+  ["provinceCode", "Province code"],
+];
+// How a derived component is filled (docs/pool.md, "Derived components"): published evidence only.
+const DERIVED = {
+  region: "the source's area, the postcode's region in the postal authority's table, or the boundary containing the point",
+  regionCode: "the ISO 3166-2 code of the derived region",
+  city: "the administrative boundary containing the point, or the postcode's one delivery place",
+  district: "the district boundary containing the point, or the source's district tag",
+  province: "the province whose postcode prefix the postal authority's rules give",
+  provinceCode: "the ISO 3166-2 code of the derived province",
+  postcode: "the postal authority's table, where the place has exactly one code",
+};
+
+// ---- sign in ----------------------------------------------------------------------------------
+
+function renderSignIn(message) {
+  nav.hidden = true;
+  const input = h("input", {
+    id: "desk-token",
+    type: "password",
+    autocomplete: "off",
+    spellcheck: "false",
+    "aria-describedby": "desk-token-error desk-token-hint",
+  });
+  const error = h("p", { id: "desk-token-error", class: "field-error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card narrow", novalidate: true },
+    h("h1", {}, "Sign in"),
+    message ? h("p", { class: "notice", role: "status" }, message) : null,
+    h(
+      "div",
+      { class: "field" },
+      h("label", { for: "desk-token" }, "Token"),
+      input,
+      h("p", { id: "desk-token-hint", class: "hint" }, "A generate token: make run prints one (AGS_TOKEN)."),
+      error,
+    ),
+    h("button", { type: "submit" }, "Sign in"),
+    h("p", { class: "hint" }, "The token is kept in this browser tab only, and forgotten when it closes."),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    fieldError(input, error, value ? "" : "Enter a token.");
+    if (!value) return;
+    sessionStorage.setItem(TOKEN_KEY, value);
+    try {
+      await renderDesk(await api("GET", "api/v1/countries"));
+    } catch (caught) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      const text =
+        caught.status === 403
+          ? "This token cannot generate addresses: use a generate token."
+          : caught.status === 401
+            ? "This token is not valid: unknown, revoked or expired."
+            : `Could not sign in: ${caught.message}`;
+      fieldError(input, error, text);
+    }
+  });
+  main.replaceChildren(form);
+  input.focus();
+}
+
+function signOut(message) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  renderSignIn(message);
+}
+
+// ---- the form ---------------------------------------------------------------------------------
+
+function shared() {
+  return Object.fromEntries([...new URLSearchParams(location.search)].filter(([key]) => SHARED.includes(key)));
+}
+
+async function renderDesk(countries) {
+  nav.hidden = false;
+  const given = shared();
+  const published = countries.data.filter((c) => c.addressCount > 0);
+  const inputs = {
+    country: h(
+      "select",
+      { id: "desk-country" },
+      published.map((c) =>
+        h("option", { value: c.code }, `${countryName.of(c.code)} (${c.code}): ${c.addressCount.toLocaleString("en-US")} addresses`),
+      ),
+    ),
+    city: h("input", { id: "desk-city", type: "text", autocomplete: "off", spellcheck: "false" }),
+    postcode: h("input", { id: "desk-postcode", type: "text", autocomplete: "off" }),
+    q: h("input", { id: "desk-q", type: "text", autocomplete: "off" }),
+    near: h("input", { id: "desk-near", type: "text", inputmode: "decimal", autocomplete: "off", placeholder: "52.37,4.89" }),
+    radius: h("input", { id: "desk-radius", type: "text", inputmode: "numeric", autocomplete: "off", placeholder: "500" }),
+    seed: h("input", { id: "desk-seed", type: "text", autocomplete: "off", spellcheck: "false" }),
+  };
+  inputs.country.value = given.country || (published.find((c) => c.code === "NL") ? "NL" : published[0]?.code || "");
+  for (const name of ["city", "postcode", "q", "near", "radius"]) inputs[name].value = given[name] || "";
+  inputs.seed.value = given.seed || freshSeed();
+  const pin = h("input", { id: "desk-pin", type: "checkbox" });
+  pin.checked = Boolean(given.snapshot);
+  const state = { snapshot: given.snapshot || null };
+  const errors = {};
+  const fields = FIELDS.map(({ name, label }) => {
+    errors[name] = h("p", { id: `desk-${name}-error`, class: "field-error", role: "alert" });
+    inputs[name].setAttribute("aria-describedby", `desk-${name}-error`);
+    const control = name === "city" ? combobox(inputs.city, () => inputs.country.value) : inputs[name];
+    return h("div", { class: "field" }, h("label", { for: `desk-${name}` }, label), control, errors[name]);
+  });
+  const newSeed = h("button", { type: "button", class: "secondary small" }, "New seed");
+  newSeed.addEventListener("click", () => {
+    inputs.seed.value = freshSeed();
+    inputs.seed.focus();
+  });
+  const result = h("section", { id: "desk-result", "aria-label": "Address" });
+  const form = h(
+    "form",
+    { class: "card desk-form", novalidate: true },
+    h("h1", {}, "A real address for your form"),
+    h("div", { class: "desk-grid" }, fields),
+    h("div", { class: "desk-actions" }, newSeed, h("label", { class: "check" }, pin, " Pin this snapshot (the seed keeps its address after a sync)")),
+    h("button", { type: "submit" }, "Generate"),
+  );
+  const draw = async () => {
+    for (const name of Object.keys(errors)) fieldError(inputs[name], errors[name], "");
+    const query = { country: inputs.country.value };
+    for (const name of ["city", "postcode", "q", "near", "radius", "seed"]) {
+      const value = inputs[name].value.trim();
+      if (value) query[name] = value;
+    }
+    if (pin.checked && state.snapshot) query.snapshot = state.snapshot;
+    result.replaceChildren(h("p", { class: "muted", role: "status" }, "Drawing…"));
+    try {
+      const answer = await api("GET", `api/v1/generate?${new URLSearchParams(query)}`);
+      state.snapshot = answer.data.snapshotId;
+      const link = permalink({ ...query, ...(pin.checked ? { snapshot: state.snapshot } : {}) });
+      history.replaceState(null, "", link);
+      result.replaceChildren(...shown(answer.data, link));
+    } catch (caught) {
+      result.replaceChildren(failure(caught, inputs, errors, () => {
+        pin.checked = false;
+        state.snapshot = null;
+        draw();
+      }));
+    }
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    draw();
+  });
+  main.replaceChildren(form, result);
+  if (Object.keys(given).length) await draw();
+}
+
+function freshSeed() {
+  return `desk-${crypto.getRandomValues(new Uint32Array(1))[0].toString(36)}`;
+}
+
+function permalink(query) {
+  const link = new URL(location.href);
+  link.search = new URLSearchParams(query).toString();
+  link.hash = "";
+  return link.toString();
+}
+
+// A type-ahead over the catalog's cities (an ARIA combobox): suggestions as the user types.
+function combobox(input, country) {
+  const list = h("ul", { id: "desk-city-list", role: "listbox", class: "suggestions", "aria-label": "Cities", hidden: true });
+  input.setAttribute("role", "combobox");
+  input.setAttribute("aria-autocomplete", "list");
+  input.setAttribute("aria-controls", "desk-city-list");
+  input.setAttribute("aria-expanded", "false");
+  let active = -1;
+  let timer = null;
+  const options = () => [...list.children];
+  const close = () => {
+    list.hidden = true;
+    input.setAttribute("aria-expanded", "false");
+    input.removeAttribute("aria-activedescendant");
+    active = -1;
+  };
+  const choose = (option) => {
+    input.value = option.dataset.value;
+    close();
+  };
+  const highlight = (index) => {
+    const all = options();
+    if (!all.length) return;
+    active = (index + all.length) % all.length;
+    all.forEach((option, i) => option.setAttribute("aria-selected", String(i === active)));
+    input.setAttribute("aria-activedescendant", all[active].id);
+  };
+  const suggest = async () => {
+    const text = input.value.trim();
+    if (!text) return close();
+    const query = new URLSearchParams({ country: country(), field: "city", q: text, limit: "20" });
+    try {
+      const found = (await api("GET", `api/v1/locations/search?${query}`)).data.cities || [];
+      list.replaceChildren(
+        ...found.slice(0, 8).map((city, i) => {
+          const option = h("li", { id: `desk-city-${i}`, role: "option", "aria-selected": "false", "data-value": city.value }, city.value, h("span", { class: "muted" }, ` ${city.availableCount.toLocaleString("en-US")}`));
+          option.addEventListener("mousedown", (event) => event.preventDefault()); // keep the input's focus
+          option.addEventListener("click", () => choose(option));
+          return option;
+        }),
+      );
+      list.hidden = found.length === 0;
+      input.setAttribute("aria-expanded", String(found.length > 0));
+      active = -1;
+    } catch {
+      close(); // suggestions are a help: the draw says what is wrong
+    }
+  };
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(suggest, 200);
+  });
+  input.addEventListener("keydown", (event) => {
+    if (list.hidden) return;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      highlight(active + (event.key === "ArrowDown" ? 1 : -1));
+    } else if (event.key === "Enter" && active >= 0) {
+      event.preventDefault();
+      choose(options()[active]);
+    } else if (event.key === "Escape") {
+      close();
+    }
+  });
+  input.addEventListener("blur", close);
+  return h("div", { class: "combobox" }, input, list);
+}
+
+// ---- the address ------------------------------------------------------------------------------
+
+function copyButton(label, text, shown = "Copy") {
+  const button = h("button", { type: "button", class: "secondary small", "aria-label": `Copy ${label}` }, shown);
+  button.addEventListener("click", async () => {
+    await navigator.clipboard.writeText(text);
+    announce.textContent = `Copied ${label}.`;
+  });
+  return button;
+}
+
+function shown(data, link) {
+  const { address, profile, variant } = data.result;
+  const derived = new Set(address.derived);
+  const changed = new Set(variant ? variant.changed : []);
+  const rows = COMPONENTS.filter(([key]) => address.components[key]).map(([key, label]) => {
+    const value = address.components[key];
+    const origin = changed.has(key)
+      ? h("span", { class: "origin near-miss" }, `near miss: published for another address (${variant.donor})`)
+      : derived.has(key)
+      ? h("span", { class: "origin derived" }, `derived: ${DERIVED[key] || "from published evidence"}`)
+      : h("span", { class: "origin published" }, "published by the source");
+    return [label, h("span", { class: "value" }, value), origin, copyButton(label, value)];
+  });
+  const person = [
+    ["Name", profile.fullName],
+    ["E-mail", profile.email],
+    ["Phone", profile.phone.number],
+    ["Date of birth", profile.dateOfBirth],
+  ].map(([label, value]) => [label, h("span", { class: "value" }, value), h("span", { class: "origin fictitious" }, "fictitious: the test profile"), copyButton(label, value)]);
+  const { latitude, longitude } = address.coordinates;
+  return [
+    h(
+      "div",
+      { class: "card" },
+      h("h2", { id: "desk-address" }, address.formattedAddress),
+      h("p", { class: "desk-actions" }, copyButton("the whole address", address.formattedAddress, "Copy address"), copyButton("the record as JSON", JSON.stringify(data.result, null, 2), "Copy JSON")),
+      variant
+        ? h("p", { class: "notice" }, `A near miss for negative tests (${variant.kind}): ${variant.changed.join(", ")} changed from the published address ${variant.base}.`)
+        : null,
+      h("div", { class: "desk-fields" }, table("Fields", ["Field", "Value", "Where it comes from", "Copy"], [...rows, ...person])),
+      h(
+        "dl",
+        { class: "facts" },
+        h("dt", {}, "Source"),
+        h("dd", {}, `${address.source.id} · ${address.source.license} · ${address.source.attribution}`),
+        h("dt", {}, "Time zone"),
+        h("dd", {}, address.timeZone),
+        h("dt", {}, "On a map"),
+        h(
+          "dd",
+          {},
+          h("a", { href: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=18/${latitude}/${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "OpenStreetMap"),
+          " · ",
+          h("a", { href: `https://www.google.com/maps/search/?api=1&query=${latitude},${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "Google Maps"),
+        ),
+        h("dt", {}, "Permalink"),
+        h("dd", {}, h("a", { id: "desk-permalink", href: link }, "this address"), " ", copyButton("the permalink", link)),
+      ),
+    ),
+  ];
+}
+
+// An error as a person reads it: beside its field, or a sentence with what to do.
+function failure(error, inputs, errors, unpin) {
+  if (!(error instanceof ApiError)) return h("p", { class: "error", role: "alert" }, `Could not reach the service: ${error.message}`);
+  if (error.status === 401) {
+    signOut("Your session ended: the token is no longer valid (revoked or expired).");
+    return h("p");
+  }
+  let placed = false;
+  for (const detail of error.details) {
+    if (inputs[detail.field]) {
+      fieldError(inputs[detail.field], errors[detail.field], detail.message);
+      placed = true;
+    }
+  }
+  if (placed) return h("p", { class: "error", role: "alert" }, "Check the fields marked above.");
+  if (error.status === 429) {
+    return h("p", { class: "error", role: "alert" }, `Too many requests for this token: try again in ${error.retryAfter || 60} s.`);
+  }
+  if (error.code === "SNAPSHOT_EXPIRED") {
+    const again = h("button", { type: "button" }, "Use the current snapshot");
+    again.addEventListener("click", unpin);
+    return h("div", { class: "error", role: "alert" }, h("p", {}, `${error.message}.`), again);
+  }
+  return h("p", { class: "error", role: "alert" }, error.message);
+}
+
+// ---- start ------------------------------------------------------------------------------------
+
+document.getElementById("sign-out").addEventListener("click", () => signOut("Signed out."));
+if (token()) {
+  api("GET", "api/v1/countries").then(renderDesk, () => signOut());
+} else {
+  renderSignIn();
+}

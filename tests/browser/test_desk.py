@@ -1,0 +1,139 @@
+"""The tester's desk (/desk) as a person at a form uses it, in a real browser at 375 and 1280 px,
+against the stack `make run` starts (NL and AD synced): sign in with a generate token, pick a city by
+type-ahead, generate, copy a field, follow the permalink to the same address, see a field's error
+next to it, and axe-core (pinned in infra/console) finding nothing serious on any of those states."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from infra.local.env import PROJECT_DIR
+from tests.browser.conftest import DESKTOP, SCREENSHOTS
+from tests.support.local_stack import Stack
+
+pytestmark = pytest.mark.integration
+
+AXE = PROJECT_DIR / "infra" / "console" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _open_and_sign_in(page: Page, stack: Stack, path: str = "/desk") -> None:
+    page.goto(f"http://127.0.0.1:{stack.port}{path}")
+    page.get_by_label("Token").fill(stack.dev_token)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="A real address for your form")).to_be_visible()
+
+
+def _serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (the page's CSP allows no
+    injected script, so the context bypasses it: see the `page` fixture's caller)."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        "async () => (await axe.run()).violations.map(v => [v.id, v.impact, v.nodes.length])"
+    )
+    return [
+        f"{rule} ({impact}, {nodes})" for rule, impact, nodes in found if impact in {"serious", "critical"}
+    ]
+
+
+def _shot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.screenshot(path=SCREENSHOTS / f"{name}-{width}.png", full_page=True)
+
+
+def test_a_city_picked_by_type_ahead_gives_an_address_there_whose_fields_copy(
+    page: Page, stack: Stack
+) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("NL")
+    city = page.get_by_role("combobox", name="City")
+    city.press_sequentially("amst", delay=30)
+    page.get_by_role("option", name=re.compile("^Amsterdam")).click()
+    expect(city).to_have_value("Amsterdam")
+    page.get_by_label("Seed", exact=True).fill("desk-test")
+    page.get_by_role("button", name="Generate").click()
+    heading = page.locator("#desk-address")
+    expect(heading).to_contain_text("Amsterdam")
+    _, _, served = stack.request(
+        "GET", "/api/v1/generate?country=NL&city=Amsterdam&seed=desk-test", stack.dev_token
+    )
+    address = served["data"]["result"]["address"]
+    expect(heading).to_have_text(address["formattedAddress"])  # the service's own answer, as shown
+    postcode_row = page.get_by_role("row").filter(has=page.get_by_role("cell", name="Postcode", exact=True))
+    expect(postcode_row).to_contain_text("published by the source")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy Postcode").click()
+    expect(page.locator("#announce")).to_have_text("Copied Postcode.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == address["components"]["postcode"]
+    page.get_by_role("button", name="Copy the record as JSON").click()
+    assert json.loads(page.evaluate("() => navigator.clipboard.readText()"))["address"] == address
+    _shot(page, "desk")
+
+
+def test_a_permalink_shows_the_same_address_in_another_tab_and_holds_no_token(
+    page: Page, stack: Stack
+) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("AD")
+    page.get_by_label("Seed", exact=True).fill("shared")
+    page.get_by_label("Pin this snapshot").check()
+    page.get_by_role("button", name="Generate").click()
+    first = page.locator("#desk-address")
+    expect(first).not_to_have_text("")
+    shown = first.inner_text()
+    page.get_by_role("button", name="Generate").click()  # pinned now: the link names the snapshot
+    expect(page.locator("#desk-permalink")).to_have_attribute("href", re.compile("snapshot="))
+    link = page.locator("#desk-permalink").get_attribute("href") or ""
+    assert stack.dev_token not in link
+    assert "seed=shared" in link
+    assert "country=AD" in link
+    other = page.context.browser.new_context() if page.context.browser else None
+    assert other is not None
+    tab = other.new_page()
+    try:
+        tab.goto(link)  # a new tab: signs in, then shows what the link names
+        tab.get_by_label("Token").fill(stack.dev_token)
+        tab.get_by_role("button", name="Sign in").click()
+        expect(tab.locator("#desk-address")).to_have_text(shown)
+        assert tab.evaluate("() => localStorage.length + document.cookie.length") == 0
+    finally:
+        other.close()
+
+
+def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Near (latitude,longitude)").fill("91,0")
+    page.get_by_label("Within (metres)").fill("500")
+    page.get_by_role("button", name="Generate").click()
+    near = page.get_by_label("Near (latitude,longitude)")
+    expect(near).to_have_attribute("aria-invalid", "true")
+    expect(near).to_have_accessible_description(re.compile("latitude", re.IGNORECASE))
+    expect(page.get_by_role("alert").filter(has_text="Check the fields marked above")).to_be_visible()
+
+
+def test_axe_finds_nothing_serious_signed_out_signed_in_with_an_address_or_an_error(
+    browser_with_csp_bypassed: Page, stack: Stack
+) -> None:
+    page = browser_with_csp_bypassed
+    page.goto(f"http://127.0.0.1:{stack.port}/desk")
+    expect(page.get_by_label("Token")).to_be_visible()
+    states = {"sign-in": _serious_violations(page)}
+    page.get_by_label("Token").fill(stack.dev_token)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="A real address for your form")).to_be_visible()
+    states["form"] = _serious_violations(page)
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#desk-address")).not_to_have_text("")
+    states["address"] = _serious_violations(page)
+    page.get_by_label("Near (latitude,longitude)").fill("91,0")
+    page.get_by_label("Within (metres)").fill("500")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.get_by_label("Near (latitude,longitude)")).to_have_attribute("aria-invalid", "true")
+    states["field error"] = _serious_violations(page)
+    assert states == {name: [] for name in states}
+    if page.viewport_size and page.viewport_size["width"] == DESKTOP:
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
