@@ -1,6 +1,6 @@
 // The tester's desk: pick a place, see a real published address with its test profile, copy it
 // field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
-// (never in a URL, a cookie or localStorage); a permalink carries the filters, seed and snapshot.
+// (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed and snapshot.
 import { ApiError, fieldError, h, request, table } from "./ui.js";
 
 const TOKEN_KEY = "ags.deskToken";
