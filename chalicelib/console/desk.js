@@ -1,7 +1,7 @@
 // The tester's desk: pick a place, see a real published address with its test profile, copy it
 // field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
 // (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed and snapshot.
-import { ApiError, fieldError, h, request, table } from "./ui.js";
+import { ApiError, fieldError, h, request, requestFile, table } from "./ui.js";
 
 const TOKEN_KEY = "ags.deskToken";
 const main = document.getElementById("main");
@@ -155,14 +155,18 @@ async function renderDesk(countries) {
     h("div", { class: "desk-actions" }, newSeed, h("label", { class: "check" }, pin, " Pin this snapshot (the seed keeps its address after a sync)")),
     h("button", { type: "submit" }, "Generate"),
   );
-  const draw = async () => {
+  const asked = (names) => {
     for (const name of Object.keys(errors)) fieldError(inputs[name], errors[name], "");
     const query = { country: inputs.country.value };
-    for (const name of ["city", "postcode", "q", "near", "radius", "seed"]) {
+    for (const name of names) {
       const value = inputs[name].value.trim();
       if (value) query[name] = value;
     }
     if (pin.checked && state.snapshot) query.snapshot = state.snapshot;
+    return query;
+  };
+  const draw = async () => {
+    const query = asked(["city", "postcode", "q", "near", "radius", "seed"]);
     result.replaceChildren(h("p", { class: "muted", role: "status" }, "Drawing…"));
     try {
       const answer = await api("GET", `api/v1/generate?${new URLSearchParams(query)}`);
@@ -182,8 +186,106 @@ async function renderDesk(countries) {
     event.preventDefault();
     draw();
   });
-  main.replaceChildren(form, result);
+  // The export walks the same filters in the seed's order: a table of its first 50, or a file.
+  const exported = () => asked(["city", "postcode", "q", "seed"]);
+  const unpinned = () => {
+    pin.checked = false;
+    state.snapshot = null;
+  };
+  main.replaceChildren(form, result, many(exported, inputs, errors, unpinned));
   if (Object.keys(given).length) await draw();
+}
+
+function many(exported, inputs, errors, unpinned) {
+  const shownRows = h("div", { id: "desk-many" });
+  const take = h("button", { type: "button" }, "Take 50");
+  const count = h("input", { id: "desk-count", type: "number", min: "1", max: "100000", value: "50", inputmode: "numeric" });
+  const format = h("select", { id: "desk-format" }, ["csv", "ndjson", "json"].map((f) => h("option", { value: f }, f.toUpperCase())));
+  const download = h("button", { type: "button", class: "secondary" }, "Download");
+  const progress = h("progress", { id: "desk-progress", max: "1", value: "0", hidden: true, "aria-label": "Download progress" });
+  const status = h("p", { class: "muted", role: "status" });
+  const failed = (caught) => shownRows.replaceChildren(failure(caught, inputs, errors, unpinned));
+  take.addEventListener("click", async () => {
+    const query = { ...exported(), page: "1", pageSize: "50", format: "json" };
+    try {
+      const page = (await api("GET", `api/v1/export?${new URLSearchParams(query)}`)).data;
+      const rows = page.results.map(({ address, profile }) => [
+        h("span", { class: "value" }, address.formattedAddress),
+        profile.fullName,
+        h("span", { class: "value" }, profile.email),
+        profile.phone.number,
+        copyButton(address.formattedAddress, address.formattedAddress),
+      ]);
+      shownRows.replaceChildren(table(`${rows.length} addresses (seed ${page.seed})`, ["Address", "Name", "E-mail", "Phone", "Copy"], rows));
+    } catch (caught) {
+      failed(caught);
+    }
+  });
+  download.addEventListener("click", async () => {
+    const wanted = Math.max(1, Math.min(100000, Number(count.value) || 50));
+    try {
+      const file = await exportFile(exported(), wanted, format.value, (done) => {
+        progress.hidden = false;
+        progress.max = wanted;
+        progress.value = done;
+        status.textContent = `${done.toLocaleString("en-US")} of ${wanted.toLocaleString("en-US")} addresses`;
+      });
+      const link = h("a", { href: URL.createObjectURL(file.blob), download: file.name, hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      status.textContent = `Downloaded ${file.name}: ${file.rows.toLocaleString("en-US")} addresses.`;
+    } catch (caught) {
+      failed(caught);
+    }
+  });
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "desk-many-heading" },
+    h("h2", { id: "desk-many-heading" }, "Many at once"),
+    h("p", { class: "hint" }, "The same filters and seed, in the seed's order: the first 50 here, or any number as a file."),
+    h(
+      "div",
+      { class: "desk-actions" },
+      take,
+      h("label", { for: "desk-count" }, "How many"),
+      count,
+      h("label", { for: "desk-format" }, "Format"),
+      format,
+      download,
+    ),
+    progress,
+    status,
+    shownRows,
+  );
+}
+
+// Page after page of the export (the same page size throughout, as it requires), up to `wanted`
+// addresses, in one file: CSV keeps the first header, NDJSON joins lines, JSON one array.
+async function exportFile(query, wanted, format, onProgress) {
+  const pageSize = Math.min(wanted, 1000);
+  const parts = [];
+  let rows = 0;
+  let seed = query.seed;
+  for (let page = 1; rows < wanted; page++) {
+    const asked = { ...query, ...(seed ? { seed } : {}), page: String(page), pageSize: String(pageSize), format: format === "json" ? "ndjson" : format };
+    const response = await requestFile(token(), `api/v1/export?${new URLSearchParams(asked)}`);
+    seed = decodeURIComponent(response.headers.get("X-Export-Seed") || "") || seed;
+    const lines = records(await response.text());
+    const body = format === "csv" ? lines.slice(1) : lines;
+    if (format === "csv" && page === 1) parts.push(lines[0]);
+    const taken = body.slice(0, wanted - rows);
+    parts.push(...taken);
+    rows += taken.length;
+    onProgress(rows);
+    if (!response.headers.get("Link") || taken.length === 0) break;
+  }
+  const text =
+    format === "json"
+      ? `[${parts.join(",")}]`
+      : parts.join(format === "csv" ? "\r\n" : "\n") + (format === "csv" ? "\r\n" : "\n");
+  const type = { csv: "text/csv", ndjson: "application/x-ndjson", json: "application/json" }[format];
+  return { blob: new Blob([text], { type }), name: `addresses-${query.country}-${seed}.${format}`, rows };
 }
 
 function freshSeed() {
@@ -361,4 +463,20 @@ if (token()) {
   api("GET", "api/v1/countries").then(renderDesk, () => signOut());
 } else {
   renderSignIn();
+}
+
+// A page's records: its lines, except that a CSV cell in quotes may hold a line break (RFC 4180).
+function records(text) {
+  const found = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (text[i] === "\n" && !quoted) {
+      found.push(text.slice(start, text[i - 1] === "\r" ? i - 1 : i));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) found.push(text.slice(start));
+  return found.filter((line) => line !== "");
 }

@@ -65,3 +65,10 @@ export function fieldError(input, element, text) {
   if (text) input.setAttribute("aria-invalid", "true");
   else input.removeAttribute("aria-invalid");
 }
+
+// A call whose answer is a file (an export page as CSV or NDJSON): the Response, or an ApiError.
+export async function requestFile(token, path) {
+  const response = await fetch(url(path), { headers: { Authorization: `Bearer ${token}` }, cache: "no-store", credentials: "omit" });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null), response.headers);
+  return response;
+}

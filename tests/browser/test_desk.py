@@ -5,8 +5,11 @@ next to it, and axe-core (pinned in infra/console) finding nothing serious on an
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -104,6 +107,27 @@ def test_a_permalink_shows_the_same_address_in_another_tab_and_holds_no_token(
         other.close()
 
 
+def test_fifty_at_once_and_a_csv_download_of_the_same_rows(page: Page, stack: Stack) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("AD")
+    page.get_by_label("Seed", exact=True).fill("many")
+    page.get_by_role("button", name="Take 50").click()
+    shown = page.get_by_role("table", name=re.compile("^50 addresses"))
+    expect(shown).to_be_visible()
+    addresses = [row.locator("td").first.inner_text() for row in shown.locator("tbody tr").all()]
+    assert len(addresses) == 50
+    assert len(set(addresses)) == 50  # an export: each address once
+    page.get_by_label("How many").fill("50")
+    page.get_by_label("Format").select_option("csv")
+    with page.expect_download() as started:
+        page.get_by_role("button", name="Download").click()
+    file = started.value
+    assert file.suggested_filename == "addresses-AD-many.csv"
+    rows = list(csv.DictReader(io.StringIO(Path(file.path()).read_text(encoding="utf-8"), newline="")))
+    assert [r["formattedAddress"] for r in rows] == addresses  # the rows shown, in their order
+    expect(page.get_by_role("status").filter(has_text="Downloaded addresses-AD-many.csv: 50")).to_be_visible()
+
+
 def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
     _open_and_sign_in(page, stack)
     page.get_by_label("Near (latitude,longitude)").fill("91,0")
@@ -115,7 +139,7 @@ def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
     expect(page.get_by_role("alert").filter(has_text="Check the fields marked above")).to_be_visible()
 
 
-def test_axe_finds_nothing_serious_signed_out_signed_in_with_an_address_or_an_error(
+def test_axe_finds_nothing_serious_signed_out_signed_in_with_addresses_or_an_error(
     browser_with_csp_bypassed: Page, stack: Stack
 ) -> None:
     page = browser_with_csp_bypassed
@@ -129,6 +153,9 @@ def test_axe_finds_nothing_serious_signed_out_signed_in_with_an_address_or_an_er
     page.get_by_role("button", name="Generate").click()
     expect(page.locator("#desk-address")).not_to_have_text("")
     states["address"] = _serious_violations(page)
+    page.get_by_role("button", name="Take 50").click()
+    expect(page.get_by_role("table", name=re.compile("addresses"))).to_be_visible()
+    states["fifty"] = _serious_violations(page)
     page.get_by_label("Near (latitude,longitude)").fill("91,0")
     page.get_by_label("Within (metres)").fill("500")
     page.get_by_role("button", name="Generate").click()
