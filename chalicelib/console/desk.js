@@ -19,9 +19,23 @@ const FIELDS = [
   { name: "q", label: "Text in the address" },
   { name: "near", label: "Near (latitude,longitude)" },
   { name: "radius", label: "Within (metres)" },
+  { name: "propertyType", label: "Property type" },
+  { name: "license", label: "Licence" },
+  { name: "traits", label: "Trait" },
+  { name: "variant", label: "Near miss (for negative tests)" },
   { name: "seed", label: "Seed" },
 ];
-const SHARED = ["country", "city", "postcode", "q", "near", "radius", "seed", "snapshot"];
+// Choices as the API names them (the OpenAPI document's enums), "" for any.
+const CHOICES = {
+  propertyType: [["", "Any"], ["residential", "Residential"], ["commercial", "Commercial"], ["institutional", "Institutional"], ["industrial", "Industrial"], ["mixed", "Mixed"], ["unknown", "Unknown"]],
+  license: [["", "Any"], ["public-domain", "Public domain only"], ["attribution", "Attribution or public domain"], ["share-alike", "Share-alike, attribution or public domain"]],
+  traits: [["", "Any"], ["unit", "With a unit"], ["no-number", "Without a house number"], ["diacritics", "With diacritics"], ["non-latin", "In a non-Latin script"], ["multi-script", "In more than one script"], ["long-street", "A long street name"], ["long-line", "A long first line"]],
+  variant: [["", "None: the published address"], ["missing-postcode", "Missing postcode"], ["missing-number", "Missing house number"], ["missing-unit", "Missing unit"], ["postcode-of-another-place", "Postcode of another place"], ["city-of-another-place", "City of another place"], ["street-of-another-city", "Street of another city"]],
+};
+const LOCALES = [["en", "English"], ["de", "German"], ["fr", "French"], ["es", "Spanish"], ["pt", "Portuguese"], ["ja", "Japanese"], ["ko", "Korean"], ["zh-CN", "Chinese (simplified)"], ["zh-TW", "Chinese (traditional)"]];
+const DRAWN = ["city", "postcode", "q", "near", "radius", "propertyType", "license", "traits", "variant", "seed"];
+const EXPORTED = ["city", "postcode", "q", "license", "traits", "seed"]; // what the export takes
+const SHARED = ["country", ...DRAWN, "snapshot"];
 
 // Address fields as a form asks for them; where the value comes from is said beside each.
 const COMPONENTS = [
@@ -128,6 +142,10 @@ async function renderDesk(countries) {
     radius: h("input", { id: "desk-radius", type: "text", inputmode: "numeric", autocomplete: "off", placeholder: "500" }),
     seed: h("input", { id: "desk-seed", type: "text", autocomplete: "off", spellcheck: "false" }),
   };
+  for (const [name, choices] of Object.entries(CHOICES)) {
+    inputs[name] = h("select", { id: `desk-${name}` }, choices.map(([value, label]) => h("option", { value }, label)));
+    inputs[name].value = given[name] || "";
+  }
   inputs.country.value = given.country || (published.find((c) => c.code === "NL") ? "NL" : published[0]?.code || "");
   for (const name of ["city", "postcode", "q", "near", "radius"]) inputs[name].value = given[name] || "";
   inputs.seed.value = given.seed || freshSeed();
@@ -141,6 +159,18 @@ async function renderDesk(countries) {
     const control = name === "city" ? combobox(inputs.city, () => inputs.country.value) : inputs[name];
     return h("div", { class: "field" }, h("label", { for: `desk-${name}` }, label), control, errors[name]);
   });
+  const nearMe = h("button", { type: "button", class: "secondary small" }, "Near me");
+  nearMe.addEventListener("click", () => {
+    if (!navigator.geolocation) return fieldError(inputs.near, errors.near, "This browser cannot tell where it is.");
+    navigator.geolocation.getCurrentPosition(
+      ({ coords }) => {
+        inputs.near.value = `${coords.latitude.toFixed(5)},${coords.longitude.toFixed(5)}`;
+        if (!inputs.radius.value) inputs.radius.value = "1000";
+        fieldError(inputs.near, errors.near, "");
+      },
+      (problem) => fieldError(inputs.near, errors.near, `Your location is not available: ${problem.message}`),
+    );
+  });
   const newSeed = h("button", { type: "button", class: "secondary small" }, "New seed");
   newSeed.addEventListener("click", () => {
     inputs.seed.value = freshSeed();
@@ -152,7 +182,7 @@ async function renderDesk(countries) {
     { class: "card desk-form", novalidate: true },
     h("h1", {}, "A real address for your form"),
     h("div", { class: "desk-grid" }, fields),
-    h("div", { class: "desk-actions" }, newSeed, h("label", { class: "check" }, pin, " Pin this snapshot (the seed keeps its address after a sync)")),
+    h("div", { class: "desk-actions" }, nearMe, newSeed, h("label", { class: "check" }, pin, " Pin this snapshot (the seed keeps its address after a sync)")),
     h("button", { type: "submit" }, "Generate"),
   );
   const asked = (names) => {
@@ -166,7 +196,7 @@ async function renderDesk(countries) {
     return query;
   };
   const draw = async () => {
-    const query = asked(["city", "postcode", "q", "near", "radius", "seed"]);
+    const query = asked(DRAWN);
     result.replaceChildren(h("p", { class: "muted", role: "status" }, "Drawing…"));
     try {
       const answer = await api("GET", `api/v1/generate?${new URLSearchParams(query)}`);
@@ -187,7 +217,7 @@ async function renderDesk(countries) {
     draw();
   });
   // The export walks the same filters in the seed's order: a table of its first 50, or a file.
-  const exported = () => asked(["city", "postcode", "q", "seed"]);
+  const exported = () => asked(EXPORTED);
   const unpinned = () => {
     pin.checked = false;
     state.snapshot = null;
@@ -426,8 +456,31 @@ function shown(data, link) {
         h("dt", {}, "Permalink"),
         h("dd", {}, h("a", { id: "desk-permalink", href: link }, "this address"), " ", copyButton("the permalink", link)),
       ),
+      languages(address.id),
     ),
   ];
+}
+
+// The address in the nine display languages, on demand (nine translation requests).
+function languages(addressId) {
+  const list = h("div", { id: "desk-languages" });
+  const show = h("button", { type: "button", class: "secondary small" }, "In the nine display languages");
+  show.addEventListener("click", async () => {
+    show.disabled = true;
+    list.replaceChildren(h("p", { class: "muted", role: "status" }, "Translating…"));
+    try {
+      const lines = await Promise.all(
+        LOCALES.map(async ([locale]) => (await api("POST", "api/v1/address-translation", { addressId, targetLocale: locale })).data.singleLine),
+      );
+      const rows = LOCALES.map(([locale, name], i) => [name, h("span", { class: "value", lang: locale }, lines[i]), copyButton(`the address in ${name}`, lines[i])]);
+      list.replaceChildren(table("In the nine display languages", ["Language", "Address", "Copy"], rows));
+    } catch (caught) {
+      list.replaceChildren(h("p", { class: "error", role: "alert" }, `Could not translate: ${caught.message}`));
+    } finally {
+      show.disabled = false;
+    }
+  });
+  return h("div", { class: "desk-languages" }, show, list);
 }
 
 // An error as a person reads it: beside its field, or a sentence with what to do.

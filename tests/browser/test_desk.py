@@ -128,6 +128,26 @@ def test_fifty_at_once_and_a_csv_download_of_the_same_rows(page: Page, stack: St
     expect(page.get_by_role("status").filter(has_text="Downloaded addresses-AD-many.csv: 50")).to_be_visible()
 
 
+def test_a_near_miss_says_what_it_changed_and_the_address_reads_in_nine_languages(
+    page: Page, stack: Stack
+) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("AD")
+    page.get_by_label("Near miss (for negative tests)").select_option("postcode-of-another-place")
+    page.get_by_role("button", name="Generate").click()
+    said = re.compile(r"^A near miss for negative tests \(postcode-of-another-place\): postcode changed")
+    expect(page.get_by_text(said)).to_be_visible()
+    postcode_row = page.get_by_role("row").filter(has=page.get_by_role("cell", name="Postcode", exact=True))
+    expect(postcode_row).to_contain_text("near miss: published for another address")
+    page.get_by_label("Near miss (for negative tests)").select_option("")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.get_by_text(re.compile("^A near miss"))).to_have_count(0)
+    page.get_by_role("button", name="In the nine display languages").click()
+    languages = page.get_by_role("table", name="In the nine display languages")
+    expect(languages.locator("tbody tr")).to_have_count(9)
+    expect(languages.get_by_role("row").filter(has_text="Japanese")).to_contain_text("アンドラ")
+
+
 def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
     _open_and_sign_in(page, stack)
     page.get_by_label("Near (latitude,longitude)").fill("91,0")
@@ -152,6 +172,8 @@ def test_axe_finds_nothing_serious_signed_out_signed_in_with_addresses_or_an_err
     states["form"] = _serious_violations(page)
     page.get_by_role("button", name="Generate").click()
     expect(page.locator("#desk-address")).not_to_have_text("")
+    page.get_by_role("button", name="In the nine display languages").click()
+    expect(page.get_by_role("table", name="In the nine display languages")).to_be_visible()
     states["address"] = _serious_violations(page)
     page.get_by_role("button", name="Take 50").click()
     expect(page.get_by_role("table", name=re.compile("addresses"))).to_be_visible()
