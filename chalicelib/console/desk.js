@@ -14,7 +14,9 @@ const countryName = new Intl.DisplayNames(["en"], { type: "region" });
 // The form's fields, each with the query parameter (and the error `field`) it is sent as.
 const FIELDS = [
   { name: "country", label: "Country" },
+  { name: "region", label: "Region" },
   { name: "city", label: "City" },
+  { name: "district", label: "District" },
   { name: "postcode", label: "Postcode" },
   { name: "q", label: "Text in the address" },
   { name: "near", label: "Near (latitude,longitude)" },
@@ -33,9 +35,11 @@ const CHOICES = {
   variant: [["", "None: the published address"], ["missing-postcode", "Missing postcode"], ["missing-number", "Missing house number"], ["missing-unit", "Missing unit"], ["postcode-of-another-place", "Postcode of another place"], ["city-of-another-place", "City of another place"], ["street-of-another-city", "Street of another city"]],
 };
 const LOCALES = [["en", "English"], ["de", "German"], ["fr", "French"], ["es", "Spanish"], ["pt", "Portuguese"], ["ja", "Japanese"], ["ko", "Korean"], ["zh-CN", "Chinese (simplified)"], ["zh-TW", "Chinese (traditional)"]];
-const DRAWN = ["city", "postcode", "q", "near", "radius", "propertyType", "license", "traits", "variant", "seed"];
-const EXPORTED = ["city", "postcode", "q", "license", "traits", "seed"]; // what the export takes
+const DRAWN = ["region", "city", "district", "postcode", "q", "near", "radius", "propertyType", "license", "traits", "variant", "seed"];
+const EXPORTED = ["region", "city", "district", "postcode", "q", "license", "traits", "seed"]; // what the export takes
 const SHARED = ["country", ...DRAWN, "snapshot"];
+const PLACES = ["region", "city", "district", "postcode"]; // typed ahead over the catalog
+const LISTS = { region: "regions", city: "cities", district: "districts", postcode: "postcodes" }; // the search's keys
 
 // Address fields as a form asks for them; where the value comes from is said beside each.
 const COMPONENTS = [
@@ -135,8 +139,10 @@ async function renderDesk(countries) {
         h("option", { value: c.code }, `${countryName.of(c.code)} (${c.code}): ${c.addressCount.toLocaleString("en-US")} addresses`),
       ),
     ),
+    region: h("input", { id: "desk-region", type: "text", autocomplete: "off", spellcheck: "false" }),
     city: h("input", { id: "desk-city", type: "text", autocomplete: "off", spellcheck: "false" }),
-    postcode: h("input", { id: "desk-postcode", type: "text", autocomplete: "off" }),
+    district: h("input", { id: "desk-district", type: "text", autocomplete: "off", spellcheck: "false" }),
+    postcode: h("input", { id: "desk-postcode", type: "text", autocomplete: "off", spellcheck: "false" }),
     q: h("input", { id: "desk-q", type: "text", autocomplete: "off" }),
     near: h("input", { id: "desk-near", type: "text", inputmode: "decimal", autocomplete: "off", placeholder: "52.37,4.89" }),
     radius: h("input", { id: "desk-radius", type: "text", inputmode: "numeric", autocomplete: "off", placeholder: "500" }),
@@ -147,7 +153,7 @@ async function renderDesk(countries) {
     inputs[name].value = given[name] || "";
   }
   inputs.country.value = given.country || (published.find((c) => c.code === "NL") ? "NL" : published[0]?.code || "");
-  for (const name of ["city", "postcode", "q", "near", "radius"]) inputs[name].value = given[name] || "";
+  for (const name of ["region", "city", "district", "postcode", "q", "near", "radius"]) inputs[name].value = given[name] || "";
   inputs.seed.value = given.seed || freshSeed();
   const pin = h("input", { id: "desk-pin", type: "checkbox" });
   pin.checked = Boolean(given.snapshot);
@@ -156,7 +162,7 @@ async function renderDesk(countries) {
   const fields = FIELDS.map(({ name, label }) => {
     errors[name] = h("p", { id: `desk-${name}-error`, class: "field-error", role: "alert" });
     inputs[name].setAttribute("aria-describedby", `desk-${name}-error`);
-    const control = name === "city" ? combobox(inputs.city, () => inputs.country.value) : inputs[name];
+    const control = PLACES.includes(name) ? combobox(inputs[name], name, () => inputs.country.value) : inputs[name];
     return h("div", { class: "field" }, h("label", { for: `desk-${name}` }, label), control, errors[name]);
   });
   const nearMe = h("button", { type: "button", class: "secondary small" }, "Near me");
@@ -329,12 +335,13 @@ function permalink(query) {
   return link.toString();
 }
 
-// A type-ahead over the catalog's cities (an ARIA combobox): suggestions as the user types.
-function combobox(input, country) {
-  const list = h("ul", { id: "desk-city-list", role: "listbox", class: "suggestions", "aria-label": "Cities", hidden: true });
+// A type-ahead over the catalog's places of one kind (an ARIA combobox): suggestions as one types.
+function combobox(input, field, country) {
+  const listId = `desk-${field}-list`;
+  const list = h("ul", { id: listId, role: "listbox", class: "suggestions", "aria-label": `${field} suggestions`, hidden: true });
   input.setAttribute("role", "combobox");
   input.setAttribute("aria-autocomplete", "list");
-  input.setAttribute("aria-controls", "desk-city-list");
+  input.setAttribute("aria-controls", listId);
   input.setAttribute("aria-expanded", "false");
   let active = -1;
   let timer = null;
@@ -359,12 +366,13 @@ function combobox(input, country) {
   const suggest = async () => {
     const text = input.value.trim();
     if (!text) return close();
-    const query = new URLSearchParams({ country: country(), field: "city", q: text, limit: "20" });
+    const query = new URLSearchParams({ country: country(), field, q: text, limit: "20" });
     try {
-      const found = (await api("GET", `api/v1/locations/search?${query}`)).data.cities || [];
+      const found = (await api("GET", `api/v1/locations/search?${query}`)).data[LISTS[field]] || [];
       list.replaceChildren(
-        ...found.slice(0, 8).map((city, i) => {
-          const option = h("li", { id: `desk-city-${i}`, role: "option", "aria-selected": "false", "data-value": city.value }, city.value, h("span", { class: "muted" }, ` ${city.availableCount.toLocaleString("en-US")}`));
+        ...found.slice(0, 8).map((place, i) => {
+          const count = h("span", { class: "muted" }, ` ${place.availableCount.toLocaleString("en-US")}`);
+          const option = h("li", { id: `desk-${field}-${i}`, role: "option", "aria-selected": "false", "data-value": place.value }, place.value, count);
           option.addEventListener("mousedown", (event) => event.preventDefault()); // keep the input's focus
           option.addEventListener("click", () => choose(option));
           return option;

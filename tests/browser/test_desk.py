@@ -77,6 +77,24 @@ def test_a_city_picked_by_type_ahead_gives_an_address_there_whose_fields_copy(
     _shot(page, "desk")
 
 
+def test_a_region_is_picked_by_keyboard_alone(page: Page, stack: Stack) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("NL")
+    region = page.get_by_role("combobox", name="Region")
+    region.press_sequentially("noord", delay=30)
+    suggestions = page.get_by_role("listbox", name="region suggestions")
+    expect(suggestions).to_contain_text("Noord-Holland")
+    names = [option.get_attribute("data-value") for option in suggestions.get_by_role("option").all()]
+    for _ in range(names.index("Noord-Holland") + 1):
+        region.press("ArrowDown")
+    expect(suggestions.get_by_role("option", selected=True)).to_have_attribute("data-value", "Noord-Holland")
+    region.press("Enter")
+    expect(region).to_have_value("Noord-Holland")
+    region.press("Enter")  # the list closed: Enter now submits the form
+    region_row = page.get_by_role("row").filter(has=page.get_by_role("cell", name="Region", exact=True))
+    expect(region_row).to_contain_text("Noord-Holland")
+
+
 def test_a_permalink_shows_the_same_address_in_another_tab_and_holds_no_token(
     page: Page, stack: Stack
 ) -> None:
