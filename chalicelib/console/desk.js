@@ -1,6 +1,7 @@
 // The tester's desk: pick a place, see a real published address with its test profile, copy it
 // field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
 // (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed and snapshot.
+import { toGcj02 } from "./gcj02.js";
 import { ApiError, fieldError, h, request, requestFile, table } from "./ui.js";
 
 const TOKEN_KEY = "ags.deskToken";
@@ -37,7 +38,7 @@ const CHOICES = {
 const LOCALES = [["en", "English"], ["de", "German"], ["fr", "French"], ["es", "Spanish"], ["pt", "Portuguese"], ["ja", "Japanese"], ["ko", "Korean"], ["zh-CN", "Chinese (simplified)"], ["zh-TW", "Chinese (traditional)"]];
 const DRAWN = ["region", "city", "district", "postcode", "q", "near", "radius", "propertyType", "license", "traits", "variant", "seed"];
 const EXPORTED = ["region", "city", "district", "postcode", "q", "license", "traits", "seed"]; // what the export takes
-const SHARED = ["country", ...DRAWN, "snapshot"];
+const SHARED = ["country", ...DRAWN, "snapshot", "address"];
 const PLACES = ["region", "city", "district", "postcode"]; // typed ahead over the catalog
 const LISTS = { region: "regions", city: "cities", district: "districts", postcode: "postcodes" }; // the search's keys
 
@@ -229,7 +230,18 @@ async function renderDesk(countries) {
     state.snapshot = null;
   };
   main.replaceChildren(form, result, many(exported, inputs, errors, unpinned));
-  if (Object.keys(given).length) await draw();
+  if (given.address) await byId(given.address, result);
+  else if (Object.keys(given).length) await draw();
+}
+
+// One address by its id (a near miss's base, say): the published address, without a profile.
+async function byId(id, result) {
+  try {
+    const address = (await api("GET", `api/v1/addresses/${encodeURIComponent(id)}`)).data.address;
+    result.replaceChildren(...shown({ result: { address, profile: null, variant: null } }, location.href));
+  } catch (caught) {
+    result.replaceChildren(h("p", { class: "error", role: "alert" }, caught.message));
+  }
 }
 
 function many(exported, inputs, errors, unpinned) {
@@ -429,21 +441,40 @@ function shown(data, link) {
       : h("span", { class: "origin published" }, "published by the source");
     return [label, h("span", { class: "value" }, value), origin, copyButton(label, value)];
   });
-  const person = [
-    ["Name", profile.fullName],
-    ["E-mail", profile.email],
-    ["Phone", profile.phone.number],
-    ["Date of birth", profile.dateOfBirth],
-  ].map(([label, value]) => [label, h("span", { class: "value" }, value), h("span", { class: "origin fictitious" }, "fictitious: the test profile"), copyButton(label, value)]);
+  const person = (profile
+    ? [
+        ["Name", profile.fullName],
+        ["E-mail", profile.email],
+        ["Phone", profile.phone.number],
+        ["Date of birth", profile.dateOfBirth],
+      ]
+    : []
+  ).map(([label, value]) => [label, h("span", { class: "value" }, value), h("span", { class: "origin fictitious" }, "fictitious: the test profile"), copyButton(label, value)]);
   const { latitude, longitude } = address.coordinates;
+  const maps = [
+    h("a", { href: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=18/${latitude}/${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "OpenStreetMap"),
+    " · ",
+    h("a", { href: `https://www.google.com/maps/search/?api=1&query=${latitude},${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "Google Maps"),
+  ];
+  if (address.countryCode === "CN") {
+    const [lat, lon] = toGcj02(latitude, longitude).map((v) => v.toFixed(6)); // AMap draws in GCJ-02
+    maps.push(" · ", h("a", { id: "desk-amap", href: `https://uri.amap.com/marker?position=${lon},${lat}`, rel: "noopener noreferrer", target: "_blank" }, "AMap"));
+  }
   return [
     h(
       "div",
       { class: "card" },
       h("h2", { id: "desk-address" }, address.formattedAddress),
+      NON_LATIN.test(address.formattedAddress) ? latin(address.id) : null,
       h("p", { class: "desk-actions" }, copyButton("the whole address", address.formattedAddress, "Copy address"), copyButton("the record as JSON", JSON.stringify(data.result, null, 2), "Copy JSON")),
       variant
-        ? h("p", { class: "notice" }, `A near miss for negative tests (${variant.kind}): ${variant.changed.join(", ")} changed from the published address ${variant.base}.`)
+        ? h(
+            "p",
+            { class: "notice" },
+            `A near miss for negative tests (${variant.kind}): ${variant.changed.join(", ")} changed from `,
+            h("a", { id: "desk-base", href: permalink({ address: variant.base }) }, "the published address"),
+            ".",
+          )
         : null,
       h("div", { class: "desk-fields" }, table("Fields", ["Field", "Value", "Where it comes from", "Copy"], [...rows, ...person])),
       h(
@@ -454,19 +485,26 @@ function shown(data, link) {
         h("dt", {}, "Time zone"),
         h("dd", {}, address.timeZone),
         h("dt", {}, "On a map"),
-        h(
-          "dd",
-          {},
-          h("a", { href: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=18/${latitude}/${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "OpenStreetMap"),
-          " · ",
-          h("a", { href: `https://www.google.com/maps/search/?api=1&query=${latitude},${longitude}`, rel: "noopener noreferrer", target: "_blank" }, "Google Maps"),
-        ),
+        h("dd", {}, maps),
         h("dt", {}, "Permalink"),
         h("dd", {}, h("a", { id: "desk-permalink", href: link }, "this address"), " ", copyButton("the permalink", link)),
       ),
       languages(address.id),
     ),
   ];
+}
+
+// A letter of another script than Latin: the address is then shown in Latin too.
+const NON_LATIN = /(?!\p{Script=Latin})\p{L}/u;
+
+// The address in Latin letters (its English display form), under the country's own writing.
+function latin(addressId) {
+  const line = h("p", { id: "desk-latin", class: "muted" }, "In Latin letters: …");
+  api("POST", "api/v1/address-translation", { addressId, targetLocale: "en" }).then(
+    (answer) => line.replaceChildren("In Latin letters: ", h("span", { lang: "en" }, answer.data.singleLine), " ", copyButton("the address in Latin letters", answer.data.singleLine)),
+    () => line.replaceChildren("In Latin letters: not available."),
+  );
+  return line;
 }
 
 // The address in the nine display languages, on demand (nine translation requests).

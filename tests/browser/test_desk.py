@@ -157,6 +157,12 @@ def test_a_near_miss_says_what_it_changed_and_the_address_reads_in_nine_language
     expect(page.get_by_text(said)).to_be_visible()
     postcode_row = page.get_by_role("row").filter(has=page.get_by_role("cell", name="Postcode", exact=True))
     expect(postcode_row).to_contain_text("near miss: published for another address")
+    base = (page.locator("#desk-base").get_attribute("href") or "").rsplit("address=", 1)[1]
+    page.locator("#desk-base").click()  # the published address it was made from, by its id
+    _, _, published = stack.request("GET", f"/api/v1/addresses/{base}", stack.dev_token)
+    expect(page.locator("#desk-address")).to_have_text(published["data"]["address"]["formattedAddress"])
+    expect(page.get_by_role("cell", name="Name", exact=True)).to_have_count(0)  # an address, no profile
+    page.get_by_label("Country").select_option("AD")
     page.get_by_label("Near miss (for negative tests)").select_option("")
     page.get_by_role("button", name="Generate").click()
     expect(page.get_by_text(re.compile("^A near miss"))).to_have_count(0)
@@ -204,3 +210,24 @@ def test_axe_finds_nothing_serious_signed_out_signed_in_with_addresses_or_an_err
     assert states == {name: [] for name in states}
     if page.viewport_size and page.viewport_size["width"] == DESKTOP:
         assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+
+
+# eviltransform 0.1.1's wgs2gcj (PyPI), for the same points: a published implementation of the formula.
+GCJ02 = [
+    ((39.908, 116.397), (39.90940337767001, 116.40324348426597)),  # Beijing
+    ((31.2304, 121.4737), (31.228457704689244, 121.47822313586518)),  # Shanghai
+    ((22.5431, 114.0579), (22.54038276821278, 114.06301408516)),  # Shenzhen
+    ((42.5050859, 1.5250415), (42.5050859, 1.5250415)),  # Andorra: outside China, unchanged
+]
+
+
+def test_amap_s_gcj02_point_is_the_published_conversion_within_2_cm(page: Page, stack: Stack) -> None:
+    page.goto(f"http://127.0.0.1:{stack.port}/desk")
+    script = (
+        "async (points) => { const m = await import('./desk/gcj02.js');"
+        " return points.map(([a, b]) => m.toGcj02(a, b)); }"
+    )
+    converted = page.evaluate(script, [list(wgs) for wgs, _ in GCJ02])
+    for (lat, lon), (_, (want_lat, want_lon)) in zip(converted, GCJ02, strict=True):
+        assert abs(lat - want_lat) < 2e-7  # 2e-7 degrees: about two centimetres
+        assert abs(lon - want_lon) < 2e-7
