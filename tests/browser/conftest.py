@@ -37,7 +37,9 @@ def stack(synced_stack: Stack) -> Stack:
     return synced_stack
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an asyncio loop running in this thread
+# while it is open, and a later module on the same worker (the MCP clients' anyio) needs the thread.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.skip("Chromium is not installed: run make browser (make test does)")

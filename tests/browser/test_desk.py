@@ -172,6 +172,18 @@ def test_a_near_miss_says_what_it_changed_and_the_address_reads_in_nine_language
     expect(languages.get_by_role("row").filter(has_text="Japanese")).to_contain_text("アンドラ")
 
 
+def test_an_address_in_hangul_shows_its_latin_form_beneath(page: Page, stack: Stack) -> None:
+    _open_and_sign_in(page, stack)
+    page.get_by_label("Country").select_option("KR")
+    page.get_by_label("Seed", exact=True).fill("hangul")
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#desk-address")).to_have_text(re.compile(r"[\uac00-\ud7a3]"))  # Hangul syllables
+    _, _, served = stack.request("GET", "/api/v1/generate?country=KR&seed=hangul", stack.dev_token)
+    body = json.dumps({"addressId": served["data"]["result"]["address"]["id"], "targetLocale": "en"}).encode()
+    _, _, english = stack.request("POST", "/api/v1/address-translation", stack.dev_token, body)
+    expect(page.locator("#desk-latin")).to_contain_text(f"In Latin letters: {english['data']['singleLine']}")
+
+
 def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
     _open_and_sign_in(page, stack)
     page.get_by_label("Near (latitude,longitude)").fill("91,0")

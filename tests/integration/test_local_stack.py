@@ -78,10 +78,8 @@ def test_first_start_serves_at_once_and_syncs_in_the_background_first_country_fi
     assert status == 200
     assert {c["code"]: c["addressCount"] for c in body["data"]} == SYNCED
     status, _, health = stack.request("GET", "/api/v1/data-health", token=stack.dev_token)
-    assert {c["code"]: c["syncState"] for c in health["data"]["countries"] if c["code"] in SYNCED} == {
-        "NL": "published",
-        "AD": "published",
-    }
+    states = {c["code"]: c["syncState"] for c in health["data"]["countries"] if c["code"] in SYNCED}
+    assert states == dict.fromkeys(SYNCED, "published")
     if RAM_ROOT.is_dir():  # served from memory-backed storage, saved to disk after the sync
         assert (dev_dir / "dynamodb" / "shared-local-instance.db").is_file()
 
