@@ -2,7 +2,7 @@
 // API docs. Everything shown is set as text (append / textContent), never parsed as HTML, so a
 // label or a source name cannot inject markup. The token lives in this tab's sessionStorage only.
 
-import { ApiError, ROOT, fieldError, h, request, table, url } from "./ui.js";
+import { ApiError, ROOT, fieldError, h, request, signInForm, table, url } from "./ui.js";
 
 const TOKEN_KEY = "ags.adminToken";
 const POLL_MS = 2000;
@@ -52,51 +52,19 @@ function signOut(message) {
 
 function renderSignIn(message) {
   nav.hidden = true;
-  const input = h("input", {
+  const { form, input } = signInForm({
+    key: TOKEN_KEY,
     id: "admin-token",
-    name: "admin-token",
-    type: "password",
-    autocomplete: "off",
-    spellcheck: "false",
-    "aria-describedby": "admin-token-error admin-token-hint",
-  });
-  const error = h("p", { id: "admin-token-error", class: "field-error", role: "alert" });
-  const form = h(
-    "form",
-    { class: "card narrow", novalidate: true },
-    h("h1", {}, "Sign in"),
-    message ? h("p", { class: "notice", role: "status" }, message) : null,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "admin-token" }, "Admin token"),
-      input,
-      h("p", { id: "admin-token-hint", class: "hint" }, "make run prints one; or make token SCOPE=admin."),
-      error,
-    ),
-    h("button", { type: "submit" }, "Sign in"),
-    h("p", { class: "hint" }, "The token is kept in this browser tab only, and forgotten when it closes."),
-  );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    fieldError(input, error, value ? "" : "Enter an admin token.");
-    if (!value) return;
-    sessionStorage.setItem(TOKEN_KEY, value);
-    try {
+    label: "Admin token",
+    hint: "make run prints one; or make token SCOPE=admin.",
+    empty: "Enter an admin token.",
+    refused: "This token is not an admin token.",
+    message,
+    enter: async () => {
       await api("GET", "api/v1/admin/tokens");
       location.hash = "#/tokens";
       route();
-    } catch (caught) {
-      sessionStorage.removeItem(TOKEN_KEY);
-      const text =
-        caught.status === 403
-          ? "This token is not an admin token."
-          : caught.status === 401
-            ? "This token is not valid: unknown, revoked or expired."
-            : `Could not sign in: ${caught.message}`;
-      fieldError(input, error, text);
-    }
+    },
   });
   main.replaceChildren(form);
   input.focus();

@@ -2,7 +2,7 @@
 // field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
 // (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed and snapshot.
 import { toGcj02 } from "./gcj02.js";
-import { ApiError, fieldError, h, request, requestFile, table } from "./ui.js";
+import { ApiError, fieldError, h, request, requestFile, signInForm, table } from "./ui.js";
 
 const TOKEN_KEY = "ags.deskToken";
 const main = document.getElementById("main");
@@ -70,48 +70,15 @@ const DERIVED = {
 
 function renderSignIn(message) {
   nav.hidden = true;
-  const input = h("input", {
+  const { form, input } = signInForm({
+    key: TOKEN_KEY,
     id: "desk-token",
-    type: "password",
-    autocomplete: "off",
-    spellcheck: "false",
-    "aria-describedby": "desk-token-error desk-token-hint",
-  });
-  const error = h("p", { id: "desk-token-error", class: "field-error", role: "alert" });
-  const form = h(
-    "form",
-    { class: "card narrow", novalidate: true },
-    h("h1", {}, "Sign in"),
-    message ? h("p", { class: "notice", role: "status" }, message) : null,
-    h(
-      "div",
-      { class: "field" },
-      h("label", { for: "desk-token" }, "Token"),
-      input,
-      h("p", { id: "desk-token-hint", class: "hint" }, "A generate token: make run prints one (AGS_TOKEN)."),
-      error,
-    ),
-    h("button", { type: "submit" }, "Sign in"),
-    h("p", { class: "hint" }, "The token is kept in this browser tab only, and forgotten when it closes."),
-  );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const value = input.value.trim();
-    fieldError(input, error, value ? "" : "Enter a token.");
-    if (!value) return;
-    sessionStorage.setItem(TOKEN_KEY, value);
-    try {
-      await renderDesk(await api("GET", "api/v1/countries"));
-    } catch (caught) {
-      sessionStorage.removeItem(TOKEN_KEY);
-      const text =
-        caught.status === 403
-          ? "This token cannot generate addresses: use a generate token."
-          : caught.status === 401
-            ? "This token is not valid: unknown, revoked or expired."
-            : `Could not sign in: ${caught.message}`;
-      fieldError(input, error, text);
-    }
+    label: "Token",
+    hint: "A generate token: make run prints one (AGS_TOKEN).",
+    empty: "Enter a token.",
+    refused: "This token cannot generate addresses: use a generate token.",
+    message,
+    enter: async () => renderDesk(await api("GET", "api/v1/countries")),
   });
   main.replaceChildren(form);
   input.focus();

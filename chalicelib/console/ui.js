@@ -72,3 +72,46 @@ export async function requestFile(token, path) {
   if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null), response.headers);
   return response;
 }
+
+// A sign-in form: the token is tried by `enter` (which calls the API with it) after it is kept in
+// this tab's sessionStorage under `key`; a refusal forgets it and says why beside the field.
+export function signInForm({ key, id, label, hint, empty, refused, message, enter }) {
+  const input = h("input", {
+    id,
+    name: id,
+    type: "password",
+    autocomplete: "off",
+    spellcheck: "false",
+    "aria-describedby": `${id}-error ${id}-hint`,
+  });
+  const error = h("p", { id: `${id}-error`, class: "field-error", role: "alert" });
+  const form = h(
+    "form",
+    { class: "card narrow", novalidate: true },
+    h("h1", {}, "Sign in"),
+    message ? h("p", { class: "notice", role: "status" }, message) : null,
+    h("div", { class: "field" }, h("label", { for: id }, label), input, h("p", { id: `${id}-hint`, class: "hint" }, hint), error),
+    h("button", { type: "submit" }, "Sign in"),
+    h("p", { class: "hint" }, "The token is kept in this browser tab only, and forgotten when it closes."),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    fieldError(input, error, value ? "" : empty);
+    if (!value) return;
+    sessionStorage.setItem(key, value);
+    try {
+      await enter();
+    } catch (caught) {
+      sessionStorage.removeItem(key);
+      const text =
+        caught.status === 403
+          ? refused
+          : caught.status === 401
+            ? "This token is not valid: unknown, revoked or expired."
+            : `Could not sign in: ${caught.message}`;
+      fieldError(input, error, text);
+    }
+  });
+  return { form, input };
+}
