@@ -184,6 +184,27 @@ def test_an_address_in_hangul_shows_its_latin_form_beneath(page: Page, stack: St
     expect(page.locator("#desk-latin")).to_contain_text(f"In Latin letters: {english['data']['singleLine']}")
 
 
+def test_a_rate_limit_says_how_long_to_wait(page: Page, stack: Stack) -> None:
+    page.goto(f"http://127.0.0.1:{stack.port}/desk")
+    page.get_by_label("Token").fill(stack.make_token("generate", 2))  # signing in spends one
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Generate").click()
+    expect(page.locator("#desk-address")).not_to_have_text("")
+    page.get_by_role("button", name="Generate").click()
+    waited = page.get_by_role("alert").filter(has_text="Too many requests for this token: try again in")
+    expect(waited).to_have_text(re.compile(r"try again in \d+ s\.$"))
+
+
+def test_an_expired_pin_offers_the_current_snapshot(page: Page, stack: Stack) -> None:
+    gone = "0123456789abcdef"  # a snapshot this stack never published: as one swept after its 30 days
+    _open_and_sign_in(page, stack, f"/desk?country=AD&seed=pinned&snapshot={gone}")
+    expired = page.get_by_role("alert").filter(has_text=gone)
+    expect(expired).to_be_visible()
+    expired.get_by_role("button", name="Use the current snapshot").click()
+    expect(page.locator("#desk-address")).not_to_have_text("")
+    expect(page.get_by_label("Pin this snapshot")).not_to_be_checked()
+
+
 def test_a_field_s_error_is_shown_next_to_it(page: Page, stack: Stack) -> None:
     _open_and_sign_in(page, stack)
     page.get_by_label("Near (latitude,longitude)").fill("91,0")
