@@ -1,6 +1,7 @@
 // The tester's desk: pick a place, see a real published address with its test profile, copy it
 // field by field, share it. Signs in with a generate token, kept in this tab's sessionStorage only
-// (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed and snapshot.
+// (never in a URL, a cookie or the browser's lasting storage); a permalink carries the filters, seed
+// and snapshot.
 import { toGcj02 } from "./gcj02.js";
 import { ApiError, fieldError, h, request, requestFile, signInForm, table } from "./ui.js";
 

@@ -46,6 +46,15 @@ export class ApiError extends Error {
 
 // A call to the API with this bearer token: its JSON answer, or an ApiError.
 export async function request(token, method, path, body) {
+  return (await send(token, method, path, body)).json();
+}
+
+// A call whose answer is a file (an export page as CSV or NDJSON): the Response, or an ApiError.
+export function requestFile(token, path) {
+  return send(token, "GET", path);
+}
+
+async function send(token, method, path, body) {
   const headers = { Authorization: `Bearer ${token}` };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(url(path), {
@@ -55,22 +64,14 @@ export async function request(token, method, path, body) {
     cache: "no-store",
     credentials: "omit",
   });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data, response.headers);
-  return data;
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null), response.headers);
+  return response;
 }
 
 export function fieldError(input, element, text) {
   element.textContent = text;
   if (text) input.setAttribute("aria-invalid", "true");
   else input.removeAttribute("aria-invalid");
-}
-
-// A call whose answer is a file (an export page as CSV or NDJSON): the Response, or an ApiError.
-export async function requestFile(token, path) {
-  const response = await fetch(url(path), { headers: { Authorization: `Bearer ${token}` }, cache: "no-store", credentials: "omit" });
-  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null), response.headers);
-  return response;
 }
 
 // A sign-in form: the token is tried by `enter` (which calls the API with it) after it is kept in
