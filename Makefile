@@ -42,7 +42,7 @@ $(1)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERS
 $(1)/bin/uv pip install --quiet --python $(1)/bin/python -r $(2)
 endef
 
-.PHONY: browser clients install run token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-near-misses bench-cold-start load
+.PHONY: browser clients install run routes token aws-token test test-fast pytest-fast coverage lint typecheck pytest clean synth package deploy deploy-local bench bench-sync bench-sync-scale bench-planet bench-snapshots bench-generate bench-catalog bench-ip bench-translation bench-completeness bench-profiles bench-near-misses bench-cold-start load
 
 $(PY_STAMP): requirements.txt requirements-dev.txt requirements-infra.txt
 	$(call venv_install,$(VENV),requirements-dev.txt)
@@ -103,6 +103,11 @@ install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_N
 ## request log goes to .dev/requests.log; REQUEST_LOG=1 shows it in the terminal instead.
 run: install
 	@PORT=$(PORT) DDB_PORT=$(DDB_PORT) DATA=$(DATA) REQUEST_LOG=$(REQUEST_LOG) $(BIN)/python -m infra.local run
+
+## app.py's route table, written anew from the handlers' declarations (@endpoint in chalicelib/api)
+## after a route is added, moved or renamed; a unit test fails while it is stale.
+routes: $(PY_STAMP)
+	$(BIN)/python -m infra.routes
 
 ## A token against the running local stack (its ports as make run noted them in .dev, or DDB_PORT);
 ## the bearer value is alone on the last line.

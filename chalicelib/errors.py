@@ -29,6 +29,11 @@ class ServiceError(Exception):
 class InvalidRequest(ServiceError):
     """The request is malformed or breaks a documented limit."""
 
+    @classmethod
+    def of_field(cls, field: str, message: str) -> InvalidRequest:
+        """One field at fault: `invalid <field>: <message>`, the field named in the details."""
+        return cls(f"invalid {field}: {message}", (ErrorDetail(field, message),))
+
 
 class Unauthorized(ServiceError):
     """No usable bearer token: missing, malformed, unknown, revoked or expired."""

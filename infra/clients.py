@@ -56,10 +56,10 @@ TEST_SCRIPT = [
 
 def served_document() -> dict[str, Any]:
     """The public document exactly as GET /api/v1/openapi.json serves it."""
+    from app import ROUTES
     from chalicelib.api.openapi import build_document
-    from chalicelib.api.route_table import operations
 
-    return build_document(operations(), "public")
+    return build_document(ROUTES.operations(), "public")
 
 
 def generated(document: dict[str, Any]) -> dict[Path, str]:

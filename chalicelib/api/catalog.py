@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chalicelib.api.endpoint import Call, Operation, endpoint
+from chalicelib.api.endpoint import Call, McpTool, Operation, endpoint
 from chalicelib.api.models.catalog import (
     CityPage,
     DistrictPage,
@@ -16,6 +16,7 @@ from chalicelib.api.models.catalog import (
     PostcodePage,
     RegionPage,
 )
+from chalicelib.api.presenters.tool_text import locations_text
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.catalog import service
@@ -65,6 +66,7 @@ immediate child type of the parent. 404 NO_POOL_COVERAGE: no published pool for 
         scope=Scope.READ,
         query=LocationSearchQuery,
         errors=(404,),
+        tool=McpTool("search_locations", "Search the location catalog", locations_text),
     ),
     needs=lambda d: d.catalog_ports(),
 )

@@ -40,6 +40,15 @@ D = TypeVar("D")  # what a route's `needs` picks, and its handler takes
 
 
 @dataclass(frozen=True)
+class McpTool:
+    """An operation as a tool of the MCP endpoint (api/mcp_endpoint.py)."""
+
+    name: str
+    title: str
+    text: Callable[[Any], str]  # the short text form of a success, from the operation's response model
+
+
+@dataclass(frozen=True)
 class Operation:
     """One endpoint as the OpenAPI document describes it."""
 
@@ -63,6 +72,7 @@ class Operation:
     gone: tuple[str, ...] = ("SNAPSHOT_EXPIRED",)  # the codes of its 410, when it has one
     headers: tuple[str, ...] = ()  # a success's own headers (openapi._HEADERS), beyond the common ones
     cacheable: bool = False  # may answer Immutable: ETag and Cache-Control, and 304 to If-None-Match
+    tool: McpTool | None = None  # where test agents call it as an MCP tool too
 
     @property
     def reads_only(self) -> bool:
@@ -75,20 +85,46 @@ class Operation:
         return "admin" if self.tag == "admin" else "public"
 
 
-OPERATIONS: list[Operation] = []  # of the route modules imported so far: see route_table.operations()
-
 # A view takes the request and its path parameters; the app's route for (method, path) calls it
 # (app.py, api/route_table.py).
 View = Callable[[Request, dict[str, str]], Response]
-VIEWS: dict[tuple[str, str], View] = {}
 
 
-def view(method: str, path: str) -> Callable[[Callable[..., Response]], Callable[..., Response]]:
-    """Register a route outside the pipeline (the OpenAPI documents): called with its path parameters."""
+@dataclass(frozen=True)
+class Declared:
+    """A route as its handler's module declares it: the only place its method and path are stated
+    (with its operation's scope, models and MCP tool, where it has them). app.py's route table is
+    derived from these declarations (`make routes`)."""
 
-    def decorator(function: Callable[..., Response]) -> Callable[..., Response]:
-        VIEWS[(method, path)] = lambda request, path_params: function(**path_params)
-        return function
+    method: str
+    path: str
+    handler: Callable[..., Any]
+    answer: View
+    operation: Operation | None = None  # None: outside the OpenAPI documents
+
+    @property
+    def name(self) -> str:
+        """The handler's name: the view's name in Chalice's routes and the packaged API."""
+        return self.handler.__name__
+
+    @property
+    def module(self) -> str:
+        return self.handler.__module__
+
+    @property
+    def json_body(self) -> bool:
+        """Takes a JSON body: Chalice accepts only application/json for it."""
+        return self.operation.body is not None if self.operation else self.method == "POST"
+
+    def __call__(self, request: Request, path_params: dict[str, str]) -> Response:
+        return self.answer(request, path_params)
+
+
+def view(method: str, path: str) -> Callable[[Callable[..., Response]], Declared]:
+    """Declare a route outside the pipeline (the OpenAPI documents): called with its path parameters."""
+
+    def decorator(function: Callable[..., Response]) -> Declared:
+        return Declared(method, path, function, lambda request, path_params: function(**path_params))
 
     return decorator
 
@@ -125,6 +161,15 @@ class Immutable:
     until: datetime
 
 
+A = TypeVar("A", bound=BaseModel | Download)
+
+
+def cacheable(answer: A, pinned_until: datetime | None, *, reproducible: bool) -> A | Immutable:
+    """A reproducible (seeded) answer from a pinned snapshot stays the same until the snapshot may
+    expire; anything else is sent as it is."""
+    return Immutable(answer, pinned_until) if pinned_until is not None and reproducible else answer
+
+
 # A handler gets the call and only the dependencies its route names (`needs`), never the container;
 # mypy ties the two: a handler's second parameter has the type its route's `needs` returns.
 HandlerOf = Callable[[Call[Any, Any], D], BaseModel | Download | Immutable]
@@ -137,44 +182,38 @@ def _nothing(dependencies: deps.Dependencies) -> None:
 
 
 @overload
-def endpoint(operation: Operation) -> Callable[[HandlerOf[None]], HandlerOf[None]]: ...
+def endpoint(operation: Operation) -> Callable[[HandlerOf[None]], Declared]: ...
 
 
 @overload
 def endpoint(
     operation: Operation, needs: Callable[[deps.Dependencies], D]
-) -> Callable[[HandlerOf[D]], HandlerOf[D]]: ...
+) -> Callable[[HandlerOf[D]], Declared]: ...
 
 
-def endpoint(operation: Operation, needs: Needs = _nothing) -> Callable[[Handler], Handler]:
-    """Register `handler` under `operation`, wrapped in the request pipeline; `needs` picks, from
-    the process's dependencies, what the handler is given. The app's route for the operation's
-    method and path (api/route_table.py) calls it."""
-    OPERATIONS.append(operation)
+def endpoint(operation: Operation, needs: Needs = _nothing) -> Callable[[Handler], Declared]:
+    """Declare `handler` as `operation`, answered through the request pipeline; `needs` picks, from
+    the process's dependencies, what the handler is given."""
 
-    def decorator(handler: Handler) -> Handler:
-        def handle(request: Request, path_params: dict[str, str]) -> Response:
+    def decorator(handler: Handler) -> Declared:
+        def answer(request: Request, path_params: dict[str, str]) -> Response:
             return _handle(operation, handler, needs, request, path_params)
 
-        VIEWS[(operation.method, operation.path)] = handle
-        return handler
+        return Declared(operation.method, operation.path, handler, answer, operation)
 
     return decorator
 
 
-def guarded_view(
-    method: str, path: str
-) -> Callable[[Callable[[Request], Response]], Callable[[Request], Response]]:
-    """Register a route outside the OpenAPI documents whose every request needs an active token, of
+def guarded_view(method: str, path: str) -> Callable[[Callable[[Request], Response]], Declared]:
+    """Declare a route outside the OpenAPI documents whose every request needs an active token, of
     any scope (the MCP endpoint: each tool call it serves then goes through the pipeline of the
     operation it calls, with that operation's scope and rate limit). Called with the request."""
 
-    def decorator(function: Callable[[Request], Response]) -> Callable[[Request], Response]:
+    def decorator(function: Callable[[Request], Response]) -> Declared:
         def guarded(request: Request, path_params: dict[str, str]) -> Response:
             return _answered(path, lambda: _authenticated(function, request))
 
-        VIEWS[(method, path)] = guarded
-        return function
+        return Declared(method, path, function, guarded)
 
     return decorator
 

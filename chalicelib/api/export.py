@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
+from chalicelib.api.endpoint import Call, Download, Immutable, Operation, cacheable, endpoint
 from chalicelib.api.export_formats import MEDIA_TYPES, render
-from chalicelib.api.generation import cacheable, filters_of, generated_out
+from chalicelib.api.filters import filters_of
 from chalicelib.api.models.export import MAX_EXPORT_PAGE, ExportData, ExportQuery, ExportResponse
+from chalicelib.api.presenters.addresses import generated_out
 from chalicelib.domain.tokens import Scope
 from chalicelib.services.generation import export as service
 from chalicelib.services.generation.service import GenerationPorts

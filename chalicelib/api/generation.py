@@ -4,55 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-from pydantic.alias_generators import to_camel
-
-from chalicelib.api.endpoint import Call, Download, Immutable, Operation, endpoint
+from chalicelib.api.endpoint import Call, Immutable, McpTool, Operation, cacheable, endpoint
+from chalicelib.api.filters import check_mode, filters_of
 from chalicelib.api.models.addresses import (
-    Address,
     AddressData,
-    AddressPath,
-    AddressQuery,
     AddressResponse,
     BatchData,
-    BatchRequest,
     BatchResponse,
-    Completeness,
-    Components,
-    Coordinates,
-    GeneratedAddress,
     GenerateData,
-    GenerateQuery,
     GenerateResponse,
     IpRegion,
-    LatinName,
-    LocationFilters,
-    NameForms,
-    Phone,
-    SourceRef,
-    TestProfile,
-    Variant,
 )
-from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.geo import MAX_COVER, MAX_SIDE, Area, Box, Circle, cover
-from chalicelib.domain.locations import LocationType
-from chalicelib.domain.near_misses import Variant as DomainVariant
+from chalicelib.api.models.requests import AddressPath, AddressQuery, BatchRequest, GenerateQuery
+from chalicelib.api.presenters.addresses import address_out, generated_out
+from chalicelib.api.presenters.tool_text import address_text, batch_text, generate_text
 from chalicelib.domain.near_misses import VariantKind
 from chalicelib.domain.tokens import Scope
-from chalicelib.errors import ErrorDetail, InvalidRequest
-from chalicelib.reference.time_zones import zone_at
 from chalicelib.services.generation import service
-from chalicelib.services.generation.names import PersonName
-from chalicelib.services.generation.profiles import TestProfile as DomainProfile
 from chalicelib.services.generation.selection import Filters
 
 if TYPE_CHECKING:
     from chalicelib.services.context.service import ContextPorts
-
-A = TypeVar("A", bound=BaseModel | Download)
 
 _GENERATE_NOTES = """\
 Exactly uniform over every published address matching the filters (one DynamoDB read). A location
@@ -101,12 +75,13 @@ class GenerationNeeds:
         query=GenerateQuery,
         errors=(404, 410),
         cacheable=True,
+        tool=McpTool("generate_address", "Generate a real address", generate_text),
     ),
     needs=lambda d: GenerationNeeds(d.generation_ports(), d.context_ports),
 )
 def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> GenerateResponse | Immutable:
     query = call.query
-    _check_mode(query.mode, query.ip, query.variant)
+    check_mode(query.mode, query.ip, query.variant)
     filters = filters_of(query, query.country, query.residential, query.complete)
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
@@ -143,6 +118,7 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
         errors=(404, 410),
         cacheable=True,
         read_only=True,  # a POST for its body: it reads, writes nothing
+        tool=McpTool("generate_batch", "Generate a batch of addresses", batch_text),
     ),
     needs=lambda d: d.generation_ports(),
 )
@@ -193,6 +169,7 @@ def generate_batch(
         cacheable=True,
         not_found="ADDRESS_NOT_FOUND",
         gone=("SNAPSHOT_EXPIRED", "ADDRESS_WITHDRAWN"),
+        tool=McpTool("get_address", "Read an address by its ID", address_text),
     ),
     needs=lambda d: d.generation_ports(),
 )
@@ -201,14 +178,10 @@ def get_address(
 ) -> AddressResponse | Immutable:
     found = service.get_address(call.path["id"], ports, pinned=call.query.snapshot)
     snapshot_id = found.served.snapshot.snapshot_id
-    answer = AddressResponse(data=AddressData(address=address_out(found.address), snapshot_id=snapshot_id))
+    answer = AddressResponse(
+        data=AddressData(address=address_out(found.address, found.time_zone), snapshot_id=snapshot_id)
+    )
     return cacheable(answer, found.served.pinned_until, reproducible=True)
-
-
-def cacheable(answer: A, pinned_until: datetime | None, *, reproducible: bool) -> A | Immutable:
-    """A reproducible (seeded) answer from a pinned snapshot stays the same until the snapshot may
-    expire; anything else is sent as it is."""
-    return Immutable(answer, pinned_until) if pinned_until is not None and reproducible else answer
 
 
 def _generate_in_ip_region(
@@ -242,145 +215,3 @@ def _generate_in_ip_region(
     # Reproducible only for a given ip: without one, the caller's address decides the region.
     reproducible = query.seed is not None and query.ip is not None
     return cacheable(answer, outcome.generated.pinned_until, reproducible=reproducible)
-
-
-def _check_mode(mode: str | None, ip: str | None, variant: str | None) -> None:
-    if mode is None and ip is not None:
-        raise InvalidRequest(
-            "ip is only used with mode=ip-region", (ErrorDetail("ip", "needs mode=ip-region"),)
-        )
-    if mode is not None and variant is not None:
-        message = "variant is not available with mode=ip-region"
-        raise InvalidRequest(message, (ErrorDetail("variant", message),))
-
-
-_LEVELS = (
-    (LocationType.REGION, "region", "region_id"),
-    (LocationType.CITY, "city", "city_id"),
-    (LocationType.DISTRICT, "district", "district_id"),
-    (LocationType.POSTCODE, "postcode", "postcode_id"),
-)
-
-
-def filters_of(source: LocationFilters, country: str, residential: bool | None, complete: bool) -> Filters:
-    values = {kind: v for kind, name, _ in _LEVELS if (v := getattr(source, name)) is not None}
-    ids = {kind: v for kind, _, name in _LEVELS if (v := getattr(source, name)) is not None}
-    licences = tuple(source.license.split(",")) if source.license else ()
-    traits = tuple(source.traits.split(",")) if source.traits else ()
-    return Filters(
-        country=country,
-        values=values,
-        ids=ids,
-        q=source.q,
-        residential=residential,
-        complete=complete,
-        licences=licences,
-        traits=traits,
-        property_type=source.property_type,
-        area=area_of(source),
-    )
-
-
-def area_of(source: LocationFilters) -> Area | None:
-    """The circle of `near` and `radius` or the box of `bbox`; 400 naming the field at fault."""
-    if source.near is None and source.radius is not None:
-        raise _bad("radius", "radius needs near=<latitude>,<longitude>")
-    if source.near is not None:
-        if source.bbox is not None:
-            raise _bad("bbox", "give near and radius, or bbox, not both")
-        if source.radius is None:
-            raise _bad("radius", "near needs radius=<metres>, 1 to 50000")
-        lat, lon = (float(v) + 0.0 for v in source.near.split(","))  # + 0.0: -0 is 0
-        if not (-90 <= lat <= 90 and -180 <= lon <= 180):
-            raise _bad("near", "latitude -90 to 90, longitude -180 to 180")
-        return _coverable(Circle(lat, lon, source.radius), "near")
-    if source.bbox is None:
-        return None
-    west, south, east, north = (float(v) for v in source.bbox.split(","))
-    if not (-90 <= south <= north <= 90 and -180 <= west <= east <= 180):
-        raise _bad(
-            "bbox", "west,south,east,north: west <= east (not across the antimeridian), south <= north"
-        )
-    box = Box(south + 0.0, west + 0.0, north + 0.0, east + 0.0)
-    if box.longest_side() > MAX_SIDE:
-        raise _bad("bbox", f"a side of the box is over {MAX_SIDE // 1000} km")
-    return _coverable(box, "bbox")
-
-
-def _coverable(area: Area, field: str) -> Area:
-    """The area, unless it lies so near a pole that its cover would be hundreds of cells."""
-    if len(cover(area)) > MAX_COVER:
-        raise _bad(field, "too near a pole: the area would be read as hundreds of cells")
-    return area
-
-
-def _bad(field: str, message: str) -> InvalidRequest:
-    return InvalidRequest(f"invalid {field}: {message}", (ErrorDetail(field, message),))
-
-
-def generated_out(g: service.Generated) -> GeneratedAddress:
-    return GeneratedAddress(
-        address=address_out(g.address), profile=_profile(g.profile), variant=_variant(g.variant)
-    )
-
-
-def _variant(v: DomainVariant | None) -> Variant | None:
-    if v is None:
-        return None
-    changed = [to_camel(name) for name in v.changed]
-    return Variant(kind=v.kind.value, changed=changed, base=v.base, donor=v.donor)
-
-
-def address_out(a: PublishedAddress) -> Address:
-    """The parts whose names agree are read by pydantic; the reshaped ones (the point, the source,
-    the enums' values) are spelled out."""
-    return Address(
-        id=a.id,
-        country_code=a.country,
-        match_level=a.match_level.value,
-        property_type=a.property_type.value,
-        formatted_address=a.formatted,
-        components=Components.model_validate(a.components, from_attributes=True),
-        coordinates=Coordinates(latitude=a.lat, longitude=a.lon),
-        time_zone=zone_at(a.lat, a.lon),
-        source=SourceRef(
-            id=a.provenance.source_id, license=a.provenance.license, attribution=a.provenance.attribution
-        ),
-        derived=list(a.derived),
-        completeness=Completeness.model_validate(a.completeness, from_attributes=True),
-    )
-
-
-def _profile(p: DomainProfile) -> TestProfile:
-    name, phone = p.name, p.phone
-    latin = name.latin
-    return TestProfile(
-        given_name=name.native.given,
-        family_name=name.native.family,
-        full_name=name.native.full,
-        latin=LatinName(
-            given_name=latin.given,
-            family_name=latin.family,
-            full_name=latin.full,
-            system=name.latin_system or "",
-        )
-        if latin
-        else None,
-        kana=_forms(name.kana) if name.kana else None,
-        gender=p.gender,
-        date_of_birth=p.date_of_birth,
-        email=p.email,
-        phone=Phone(
-            number=phone.number,
-            national=phone.national,
-            e164=phone.e164,
-            type=phone.kind,
-            area=phone.area,
-            dialable=phone.dialable,
-            note=phone.note,
-        ),
-    )
-
-
-def _forms(name: PersonName) -> NameForms:
-    return NameForms(given_name=name.given, family_name=name.family, full_name=name.full)

@@ -18,12 +18,13 @@ from chalice.app import Request, Response
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from chalicelib.api import request_scope, route_table
+from chalicelib.api import request_scope
 from chalicelib.api.endpoint import guarded_view
 from chalicelib.api.errors import error_body
 from chalicelib.api.mcp_exchange import exchange
-from chalicelib.api.mcp_tools import BY_NAME, TOOLS, Tool
+from chalicelib.api.mcp_tools import Tool, tool_named, tools
 from chalicelib.api.openapi import API_VERSION
+from chalicelib.api.route_table import served
 from chalicelib.logs import log_event
 
 PATH = "/mcp"
@@ -80,7 +81,7 @@ async def _list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> 
 @functools.cache
 def _listed() -> list[types.Tool]:
     """The tools as listed: the same for the life of the process (about 20 ms to build)."""
-    return [_described(tool) for tool in TOOLS]
+    return [_described(tool) for tool in tools()]
 
 
 def _input_schema(name: str) -> dict[str, Any] | None:
@@ -105,7 +106,7 @@ def _described(tool: Tool) -> types.Tool:
 
 
 async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> types.CallToolResult:
-    tool = BY_NAME.get(params.name)
+    tool = tool_named(params.name)
     if tool is None:
         raise MCPError(types.INVALID_PARAMS, f"unknown tool: {params.name}")
     arguments = dict(params.arguments or {})
@@ -115,7 +116,7 @@ async def _call_tool(outer: Request, params: types.CallToolRequestParams) -> typ
         return _tool_error(unreadable, None)
     path_params = {k: str(v) for k, v in path.items()}
     inner = _inner_request(outer, tool, path_params, rest)
-    response = route_table.dispatch(tool.method, tool.path, inner, path_params)
+    response = served().dispatch(tool.method, tool.path, inner, path_params)
     log_event(
         "mcp_tool", requestId=request_scope.current().request_id, tool=tool.name, status=response.status_code
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 from pydantic import BaseModel
@@ -43,11 +44,10 @@ attribution in `source`. IP geolocation by [DB-IP](https://db-ip.com) (DB-IP Lit
 under CC BY 4.0), used by `/client-context` and `mode=ip-region`.
 
 **Test agents.** The Model Context Protocol is served at `/mcp` (Streamable HTTP, stateless, JSON
-answers) with the same bearer tokens. Its six tools each run one operation here, with that
-operation's scope, rate limit and error codes: `generate_address` (generateAddress),
-`generate_batch` (generateBatch), `get_address` (getAddress), `search_locations` (searchLocations),
-`translate_address` (translateAddress) and `list_countries` (listCountries).
+answers) with the same bearer tokens. Its {TOOLS}
 """
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 _ADMIN_DESCRIPTION = """\
 The administrators' API of the Address Generation Service: tokens, the pool's state, syncs and the
@@ -163,7 +163,7 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
     title, description = (
         ("Address Generation Service: administration", _ADMIN_DESCRIPTION)
         if document == "admin"
-        else ("Address Generation Service", _DESCRIPTION)
+        else ("Address Generation Service", _DESCRIPTION.replace("{TOOLS}", _tools_said(operations)))
     )
     schemas = _component_schemas(operations)
     paths: dict[str, dict[str, Any]] = {}
@@ -197,6 +197,19 @@ def build_document(operations: list[Operation], document: str = "public") -> dic
     }
     add_examples(built)
     return built
+
+
+def _tools_said(operations: list[Operation]) -> str:
+    """The MCP tools as the description names them, each with its operation, wrapped as it was
+    written (the document's text is compared byte for byte)."""
+    named = [f"`{op.tool.name}` ({op.name})" for op in operations if op.tool]
+    listed = ", ".join(named[:-1]) + f" and {named[-1]}"
+    text = (
+        f"{_NUMBER_WORDS[len(named)]} tools each run one operation here, with that operation's scope, "
+        f"rate limit and error codes: {listed}."
+    )
+    indent = " " * len("answers) with the same bearer tokens. Its ")  # the line it continues
+    return textwrap.fill(text, width=100, initial_indent=indent, break_on_hyphens=False).lstrip()
 
 
 def _component_schemas(operations: list[Operation]) -> dict[str, Any]:

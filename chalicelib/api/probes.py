@@ -10,7 +10,7 @@ from chalice.app import Response
 
 from chalicelib.api.endpoint import Call, Operation, endpoint, view
 from chalicelib.api.models.common import HealthStatus, ReadyStatus
-from chalicelib.api.route_table import operations
+from chalicelib.api.route_table import served
 from chalicelib.services.health import Pingable, Published, check_ready
 
 OPENAPI_PATHS = {"public": "/api/v1/openapi.json", "admin": "/api/v1/admin/openapi.json"}
@@ -59,7 +59,7 @@ def ready(call: Call[None, None], needs: tuple[Sequence[Pingable], Published]) -
 def _document(kind: str) -> dict[str, Any]:
     from chalicelib.api.openapi import build_document  # the documents' builder: not for the probes
 
-    return build_document(operations(), kind)
+    return build_document(served().operations(), kind)
 
 
 # Public, and not in their own operation lists: they describe the APIs rather than being part of them.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chalicelib.api.endpoint import Call, Operation, endpoint
+from chalicelib.api.endpoint import Call, McpTool, Operation, endpoint
 from chalicelib.api.models.reports import (
     AvailabilityEntry,
     AvailabilityResponse,
@@ -20,6 +20,7 @@ from chalicelib.api.models.reports import (
     DataHealthResponse,
     FractionRule,
 )
+from chalicelib.api.presenters.tool_text import countries_text
 from chalicelib.domain import coverage as domain
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import reports as service
@@ -35,6 +36,7 @@ from chalicelib.services import reports as service
         description="Only countries whose pool is published; see /availability for every enabled country.",
         response=CountriesResponse,
         scope=Scope.READ,
+        tool=McpTool("list_countries", "Countries and their counts", countries_text),
     ),
     needs=lambda d: d.snapshots,
 )

@@ -1,78 +1,129 @@
-"""Every API route's method, path, module and view, so the app registers them without importing
-them: a route's module (its models, services and, through them, storage) is imported by its first
-request, and a cold start pays only for what it serves. A unit test holds this table to the
-operations and views the modules register (tests/unit/test_route_table.py)."""
+"""The app's route table: each route's method and path beside a reference to its handler's
+declaration, so the app registers its routes without importing them. A route's module (its models,
+services and, through them, storage) is imported by its first request, and a cold start pays only
+for what it serves.
+
+The table itself is app.py's, written by `make routes` (infra/routes.py) from the declarations
+(api/endpoint.py): a route's method, path and scope are stated once, on its handler."""
 
 from __future__ import annotations
 
 import gc
 import importlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chalice.app import Request, Response
+from chalice.app import Chalice, Request, Response
 
 if TYPE_CHECKING:
-    from chalicelib.api.endpoint import Operation
+    from chalicelib.api.endpoint import Declared, Operation
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A handler's declaration named before its module is imported: the module is imported when the
+    declaration is first needed."""
+
+    module: str
+    name: str
+
+    def resolve(self) -> Declared:
+        declared: Declared = getattr(importlib.import_module(self.module), self.name)
+        return declared
+
+
+class LazyModule:
+    """A route module as app.py's table names it at run time: `module.handler` is a Reference."""
+
+    def __init__(self, module: str) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Reference:
+        return Reference(self._module, name)
+
+
+def lazy_module(name: str) -> LazyModule:
+    """A route module under chalicelib.api, imported by its first route's first request."""
+    return LazyModule(f"chalicelib.api.{name}")
 
 
 @dataclass(frozen=True)
 class Route:
     method: str
     path: str
-    module: str  # under chalicelib.api
-    view: str  # the handler's name: the view's name in Chalice's routes and the packaged API
+    handler: Declared | Reference  # a Reference at run time, until its first request
     json_body: bool = False  # takes a JSON body: Chalice accepts only application/json for it
+    tool: str | None = None  # its MCP tool's name, where it has one
+
+    @property
+    def view(self) -> str:
+        """The handler's name: the view's name in Chalice's routes and the packaged API."""
+        return self.handler.name
 
     @property
     def content_types(self) -> list[str]:
         return ["application/json"] if self.json_body else ["*/*"]
 
-
-ROUTES: tuple[Route, ...] = (
-    Route("GET", "/api/v1/health", "probes", "health"),
-    Route("GET", "/api/v1/ready", "probes", "ready"),
-    Route("GET", "/api/v1/openapi.json", "probes", "openapi"),
-    Route("GET", "/api/v1/admin/openapi.json", "probes", "admin_openapi"),
-    Route("GET", "/api/v1/countries", "reports", "countries"),
-    Route("GET", "/api/v1/availability", "reports", "availability"),
-    Route("GET", "/api/v1/coverage", "reports", "coverage"),
-    Route("GET", "/api/v1/data-health", "reports", "data_health"),
-    Route("GET", "/api/v1/generate", "generation", "generate"),
-    Route("POST", "/api/v1/generate/batch", "generation", "generate_batch", json_body=True),
-    Route("GET", "/api/v1/addresses/{id}", "generation", "get_address"),
-    Route("GET", "/api/v1/export", "export", "export_addresses"),
-    Route("GET", "/api/v1/locations/search", "catalog", "search_locations"),
-    Route("GET", "/api/v1/locations/hierarchy", "catalog", "hierarchy"),
-    Route("GET", "/api/v1/client-context", "context", "client_context"),
-    Route("POST", "/api/v1/address-translation", "translation", "translate_address", json_body=True),
-    Route("GET", "/api/v1/admin/tokens", "admin", "list_tokens"),
-    Route("POST", "/api/v1/admin/tokens", "admin", "create_token", json_body=True),
-    Route("POST", "/api/v1/admin/tokens/{tokenId}/revoke", "admin", "revoke_token"),
-    Route("GET", "/api/v1/admin/data", "admin", "data_status"),
-    Route("POST", "/api/v1/admin/sync", "admin", "start_sync"),
-    Route("GET", "/api/v1/admin/audit", "admin", "audit_log"),
-    Route("POST", "/api/v1/admin/withdrawals", "withdrawals", "withdraw_address", json_body=True),
-    Route("GET", "/api/v1/admin/withdrawals", "withdrawals", "list_withdrawals"),
-    Route("DELETE", "/api/v1/admin/withdrawals/{withdrawalId}", "withdrawals", "reinstate_address"),
-    # The Model Context Protocol's Streamable HTTP endpoint, for test agents (api/mcp_endpoint.py).
-    Route("POST", "/mcp", "mcp_endpoint", "mcp_post", json_body=True),
-    Route("GET", "/mcp", "mcp_endpoint", "mcp_get"),
-    Route("DELETE", "/mcp", "mcp_endpoint", "mcp_delete"),
-)
+    def declared(self) -> Declared:
+        handler = self.handler
+        return handler.resolve() if isinstance(handler, Reference) else handler
 
 
-def load(module: str) -> None:
-    """Import a route module: its decorators register its operations and views (api/endpoint.py)."""
-    importlib.import_module(f"chalicelib.api.{module}")
+_served: RouteTable | None = None  # the table app.py registered: the routes that describe routes read it
 
 
-def load_all() -> None:
-    for module in dict.fromkeys(route.module for route in ROUTES):
-        load(module)
+def served() -> RouteTable:
+    if _served is None:
+        raise RuntimeError("no route table registered: import app first")
+    return _served
 
 
-_served = False  # whether this process has begun a request
+class RouteTable:
+    def __init__(self, *routes: Route) -> None:
+        self.routes = routes
+
+    def __iter__(self) -> Iterator[Route]:
+        return iter(self.routes)
+
+    def register(self, app: Chalice) -> None:
+        """Register each route on `app`, answered by its handler once its module is imported; this
+        table becomes the one the OpenAPI documents and the MCP endpoint read."""
+        global _served
+        for route in self.routes:
+            app.route(route.path, methods=[route.method], content_types=route.content_types)(
+                _lazy_view(app, route)
+            )
+        _served = self
+
+    def route(self, method: str, path: str) -> Route:
+        """The table's entry for (method, path)."""
+        return next(r for r in self.routes if (r.method, r.path) == (method, path))
+
+    def dispatch(self, method: str, path: str, request: Request, path_params: dict[str, str]) -> Response:
+        """Answer `request` as the route for (method, path) does, from within another route (an MCP
+        tool call runs the REST operation it names, through the same pipeline)."""
+        return self.route(method, path).declared()(request, path_params)
+
+    def operations(self) -> list[Operation]:
+        """Every operation of the API, in the table's order, its route modules imported first (the
+        OpenAPI documents)."""
+        declared = (route.declared() for route in self.routes)
+        return [d.operation for d in declared if d.operation is not None]
+
+
+def _lazy_view(app: Chalice, route: Route) -> Callable[..., Response]:
+    def view(**path_params: str) -> Response:
+        request = app.current_request
+        if request is None:  # Chalice sets it before it calls a view
+            raise RuntimeError(f"{route.view} called outside a request")
+        return handle(route, request, path_params)
+
+    view.__name__ = route.view
+    return view
+
+
+_begun = False  # whether this process has begun a request
 
 
 def handle(route: Route, request: Request, path_params: dict[str, str]) -> Response:
@@ -82,41 +133,13 @@ def handle(route: Route, request: Request, path_params: dict[str, str]) -> Respo
     storage): objects the cyclic collector would traverse again and again to find no garbage
     (13% of a cold first /generate). It runs with the collector paused, and what it built then
     moves to the permanent generation, which later collections skip."""
-    global _served
-    if _served:
-        return _answer(route, request, path_params)
-    _served = True
+    global _begun
+    if _begun:
+        return route.declared()(request, path_params)
+    _begun = True
     gc.disable()
     try:
-        return _answer(route, request, path_params)
+        return route.declared()(request, path_params)
     finally:
         gc.freeze()
         gc.enable()
-
-
-def dispatch(method: str, path: str, request: Request, path_params: dict[str, str]) -> Response:
-    """Answer `request` as the route for (method, path) does, from within another route (an MCP
-    tool call runs the REST operation it names, through the same pipeline)."""
-    return _answer(route(method, path), request, path_params)
-
-
-def route(method: str, path: str) -> Route:
-    """The table's entry for (method, path)."""
-    return next(r for r in ROUTES if (r.method, r.path) == (method, path))
-
-
-def _answer(route: Route, request: Request, path_params: dict[str, str]) -> Response:
-    load(route.module)
-    from chalicelib.api.endpoint import VIEWS  # with the first route module, not with the app
-
-    return VIEWS[(route.method, route.path)](request, path_params)
-
-
-def operations() -> list[Operation]:
-    """Every operation of the API, its route modules imported first (the OpenAPI documents), in the
-    table's order whatever was imported first."""
-    load_all()
-    from chalicelib.api.endpoint import OPERATIONS
-
-    order = {(route.method, route.path): n for n, route in enumerate(ROUTES)}
-    return sorted(OPERATIONS, key=lambda op: order[(op.method, op.path)])

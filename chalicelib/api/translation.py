@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chalicelib.api.endpoint import Call, Operation, endpoint
+from chalicelib.api.endpoint import Call, McpTool, Operation, endpoint
 from chalicelib.api.models.translation import TranslationData, TranslationRequest, TranslationResponse
+from chalicelib.api.presenters.tool_text import translation_text
 from chalicelib.domain.tokens import Scope
 from chalicelib.reference.pool_config import PoolConfig
 from chalicelib.services.generation import service as generation
@@ -59,6 +60,7 @@ in the list, a missing field or an unknown property."""
         errors=(404,),
         not_found="ADDRESS_NOT_FOUND",
         read_only=True,  # a POST for its body: it reads, writes nothing
+        tool=McpTool("translate_address", "Translate an address", translation_text),
     ),
     needs=lambda d: TranslationNeeds(d.generation_ports(), d.pool_config),
 )

@@ -185,7 +185,7 @@ class Box:
 Area = Circle | Box
 
 
-@lru_cache(maxsize=256)  # the route checks a cover's size, the draw reads it
+@lru_cache(maxsize=256)  # the filters check a cover's size, the draw reads it
 def cover(area: Area, max_cells: int = MAX_CELLS) -> tuple[str, ...]:
     """Disjoint cells of the index's precisions whose union holds the area: the coarsest
     precision's cells it touches, those its edge cuts split into their children while the cover

@@ -10,11 +10,11 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from chalicelib.api.route_table import operations
+from app import ROUTES
 from tests.browser.conftest import DESKTOP, SCREENSHOTS
 from tests.support.local_stack import SYNCED, Stack
 
-PUBLIC_OPERATIONS = sum(op.document == "public" for op in operations())
+PUBLIC_OPERATIONS = sum(op.document == "public" for op in ROUTES.operations())
 
 
 # An Execute waits for the stack's answer, which shares 2 cores with the rest of the suite

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from app import ROUTES
 from chalicelib.api.openapi import build_document
-from chalicelib.api.route_table import operations
 
 LINTERS = Path(__file__).parent / "linters"
 BIN = LINTERS / "node_modules" / ".bin"
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not BIN.exists(), reason="make install sets up t
 @pytest.fixture(scope="module", params=["public", "admin"])
 def document(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("openapi") / f"{request.param}.json"
-    path.write_text(json.dumps(build_document(operations(), request.param), ensure_ascii=False))
+    path.write_text(json.dumps(build_document(ROUTES.operations(), request.param), ensure_ascii=False))
     return path
 
 

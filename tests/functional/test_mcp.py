@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from chalicelib import deps
-from chalicelib.api.models.addresses import GenerateQuery, GenerateResponse
+from chalicelib.api.models.addresses import GenerateResponse
+from chalicelib.api.models.requests import GenerateQuery
 from tests.support.api import MCP_TOOLS, Api, synced_pool
 from tests.support.factories import bearer, issue_token
 

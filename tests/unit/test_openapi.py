@@ -5,10 +5,10 @@ from typing import Any, get_args
 import pytest
 from openapi_spec_validator import validate
 
+from app import ROUTES
 from chalicelib.api.errors import CODES
 from chalicelib.api.models.common import ErrorCode
 from chalicelib.api.openapi import build_document
-from chalicelib.api.route_table import operations
 
 SPEC_ENDPOINTS = {
     ("get", "/api/v1/health"): None,
@@ -31,7 +31,7 @@ ADDITIONS = {("get", "/api/v1/export"): "generate"}
 
 @pytest.fixture(scope="module")
 def document() -> dict[str, Any]:
-    return build_document(operations())
+    return build_document(ROUTES.operations())
 
 
 def _param(document: dict[str, Any], path: str, name: str) -> dict[str, Any]:
@@ -121,7 +121,7 @@ ADMIN_ENDPOINTS = {
 
 
 def test_the_admin_api_has_its_own_valid_document_all_admin_scoped() -> None:
-    admin = build_document(operations(), "admin")
+    admin = build_document(ROUTES.operations(), "admin")
     validate(admin)
     described = {(m, p): op for p, item in admin["paths"].items() for m, op in item.items()}
     assert set(described) == set(ADMIN_ENDPOINTS)
@@ -257,7 +257,7 @@ def test_every_schema_parameter_and_answer_has_a_real_example(document: dict[str
                     assert "example" in response["content"]["application/json"], (op["operationId"], status)
 
 
-PUBLIC_QUERIES = [op for op in operations() if op.query is not None and op.document == "public"]
+PUBLIC_QUERIES = [op for op in ROUTES.operations() if op.query is not None and op.document == "public"]
 
 
 def _as_sent(value: Any) -> str:
@@ -279,7 +279,7 @@ def test_each_parameter_example_is_accepted_by_its_operation(
 
 @pytest.mark.parametrize("which", ["public", "admin"])
 def test_every_schema_property_and_parameter_is_described(which: str) -> None:
-    described = build_document(operations(), which)
+    described = build_document(ROUTES.operations(), which)
     undescribed = [
         f"{name}.{prop}"
         for name, schema in described["components"]["schemas"].items()

@@ -14,6 +14,7 @@ from phonenumbers import timezone
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.reference.phones import NANP_AREA_CODES_FILE, NANP_TIME_ZONES_FILE
 from chalicelib.reference.time_zones import same_clock, zone_at
+from chalicelib.services.generation import profiles
 from chalicelib.services.generation.names import _tables
 from chalicelib.services.generation.profiles import EMAIL_DOMAINS, make_profile
 from chalicelib.services.translation.korean import syllable_by_syllable
@@ -50,6 +51,11 @@ UNRESERVED = [
 _BASE = make_address()
 
 
+def profile_of(address: PublishedAddress, seed: int) -> profiles.TestProfile:
+    """The address's profile, in its time zone as the service computes it."""
+    return make_profile(address, zone_at(address.lat, address.lon), seed)
+
+
 def _address(
     country: str, city: str | None = None, region: str | None = None, postcode: str | None = None
 ) -> PublishedAddress:
@@ -78,7 +84,7 @@ def test_nanp_phones_are_valid_and_in_an_area_code_of_the_addresss_state(
 ) -> None:
     area_codes = json.loads(NANP_AREA_CODES_FILE.read_text("utf-8"))[region]
     for seed in SEEDS:
-        phone = make_profile(_address(country, city, region, postcode), seed).phone
+        phone = profile_of(_address(country, city, region, postcode), seed).phone
         number = _parsed(phone.e164)
         assert phonenumbers.is_valid_number_for_region(number, country), phone
         assert int(phone.e164[2:5]) in area_codes, phone
@@ -104,7 +110,7 @@ def test_a_nanp_phone_keeps_the_addresss_clock_where_an_area_code_of_its_state_d
     zone = zone_at(*point)
     drawn = set()
     for seed in SEEDS:
-        number = _parsed(make_profile(address, seed).phone.e164)
+        number = _parsed(profile_of(address, seed).phone.e164)
         assert any(same_clock(zone, z) for z in timezone.time_zones_for_number(number)), (zone, number)
         drawn.add(int(str(number.national_number)[:3]))  # the area code
     if codes is not None:
@@ -135,7 +141,7 @@ def test_the_nanp_time_zones_are_libphonenumbers() -> None:
 def test_a_landline_of_the_addresss_own_area_where_the_regulator_reserves_one(
     country: str, city: str, region: str, postcode: str, area: str, prefix: str
 ) -> None:
-    phones = [make_profile(_address(country, city, region, postcode), seed).phone for seed in SEEDS]
+    phones = [profile_of(_address(country, city, region, postcode), seed).phone for seed in SEEDS]
     for phone in phones:
         assert phonenumbers.is_valid_number_for_region(_parsed(phone.e164), country), phone
         assert phone.dialable
@@ -153,7 +159,7 @@ def test_a_landline_of_the_addresss_own_area_where_the_regulator_reserves_one(
 )
 def test_outside_the_reserved_areas_a_nationwide_reserved_number(country: str, city: str, kind: str) -> None:
     for seed in SEEDS:
-        phone = make_profile(_address(country, city), seed).phone
+        phone = profile_of(_address(country, city), seed).phone
         assert phonenumbers.is_valid_number_for_region(_parsed(phone.e164), country), phone
         assert (phone.kind, phone.area, phone.dialable) == (kind, None, True)
 
@@ -161,7 +167,7 @@ def test_outside_the_reserved_areas_a_nationwide_reserved_number(country: str, c
 @pytest.mark.parametrize("country", UNRESERVED)
 def test_where_nothing_is_reserved_the_number_is_marked_undialable_and_is_invalid(country: str) -> None:
     for seed in SEEDS:
-        phone = make_profile(_address(country), seed).phone
+        phone = profile_of(_address(country), seed).phone
         assert not phonenumbers.is_valid_number(_parsed(phone.e164)), phone
         assert (phone.dialable, phone.kind, phone.national) == (False, "unassigned", None)
         assert re.fullmatch(r"\+\d{1,3} 00 \d{3} \d{4}", phone.number)
@@ -169,7 +175,7 @@ def test_where_nothing_is_reserved_the_number_is_marked_undialable_and_is_invali
 
 def test_japanese_names_carry_their_katakana_reading_and_hepburn_romaji() -> None:
     for seed in SEEDS:
-        name = make_profile(_address("JP"), seed).name
+        name = profile_of(_address("JP"), seed).name
         assert name.kana is not None
         assert name.latin is not None
         assert KATAKANA.fullmatch(name.kana.full), name
@@ -192,7 +198,7 @@ def test_faker_pairs_whose_romaji_disagree_with_their_kana_are_corrected() -> No
 @pytest.mark.parametrize("country", ["CN", "TW", "KR", "RU"])
 def test_names_in_other_scripts_carry_a_latin_form(country: str) -> None:
     for seed in SEEDS:
-        profile = make_profile(_address(country), seed)
+        profile = profile_of(_address(country), seed)
         latin = profile.name.latin
         assert latin is not None
         assert profile.name.kana is None
@@ -225,7 +231,7 @@ def test_russian_names_in_icao_doc_9303() -> None:
 @pytest.mark.parametrize("country", ["PL", "IS", "DE", "CN", "JP", "KR", "RU", "TW", "US"])
 def test_emails_are_ascii_from_the_latin_name_on_a_reserved_domain(country: str) -> None:
     for seed in SEEDS:
-        profile = make_profile(_address(country), seed)
+        profile = profile_of(_address(country), seed)
         local, domain = profile.email.rsplit("@", 1)
         assert domain in EMAIL_DOMAINS
         assert re.fullmatch(r"[a-z0-9.]+", local), profile.email
@@ -237,11 +243,11 @@ def test_a_profile_depends_on_the_address_and_seed_alone() -> None:
     """Faker's instances are shared per locale and reseeded: profiles of other countries drawn in
     between change nothing."""
     address = _address("GB", "London", "GB-ENG", "SW1A 2AA")
-    first = make_profile(address, 7)
+    first = profile_of(address, 7)
     for country in ("US", "JP", "GB", "CN"):
-        make_profile(_address(country, "London"), 99)
-    assert make_profile(address, 7) == first
-    assert make_profile(address, 8) != first
+        profile_of(_address(country, "London"), 99)
+    assert profile_of(address, 7) == first
+    assert profile_of(address, 8) != first
 
 
 def test_every_name_of_the_locale_can_follow_either_gender_draw() -> None:
@@ -249,7 +255,7 @@ def test_every_name_of_the_locale_can_follow_either_gender_draw() -> None:
     names never came out."""
     from faker.providers.person.ja_JP import Provider
 
-    drawn = {make_profile(_address("JP"), seed).name.kana for seed in range(1500)}
+    drawn = {profile_of(_address("JP"), seed).name.kana for seed in range(1500)}
     given = {kana.given for kana in drawn if kana}
     assert {kana for _, kana, _ in Provider.first_name_female_pairs} <= given
     assert {kana for _, kana, _ in Provider.first_name_male_pairs} <= given
@@ -264,7 +270,7 @@ def test_every_name_of_the_locale_can_follow_either_gender_draw() -> None:
     ],
 )
 def test_cities_match_whatever_their_unicode_form_case_or_hyphens(country: str, city: str, area: str) -> None:
-    areas = {make_profile(_address(country, city), seed).phone.area for seed in SEEDS}
+    areas = {profile_of(_address(country, city), seed).phone.area for seed in SEEDS}
     assert area in areas
 
 
@@ -273,6 +279,6 @@ def test_a_number_from_outside_the_addresss_area_does_not_claim_it() -> None:
     from any zone, with no area named."""
     for address in (_address("FR", "Saint-Denis", None, "97400"), _address("US", "Springfield")):
         for seed in SEEDS:
-            phone = make_profile(address, seed).phone
+            phone = profile_of(address, seed).phone
             assert phonenumbers.is_valid_number(_parsed(phone.e164)), phone
             assert phone.area is None

@@ -6,8 +6,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from chalicelib.api.models.addresses import GeneratedAddress, LocationFilters
+from chalicelib.api.models.addresses import GeneratedAddress
 from chalicelib.api.models.common import ApiModel, CountryCode, QueryModel, SnapshotId, Value
+from chalicelib.api.models.requests import LocationFilters
 
 # Measured on the whole sample pool (296,414 addresses, make run): the largest record, a Russian
 # address with its profile, is 1,868 bytes as Lambda's runtime writes it into its response (JSON

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from chalicelib.domain.geo import Area, Circle
+from chalicelib.domain.geo import MAX_COVER, MAX_SIDE, Area, Box, Circle, cover
 from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import Query, parse
-from chalicelib.errors import ErrorDetail, NoPoolCoverage
+from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
 from chalicelib.reference.countries import facts
 from chalicelib.services.marks import (
     LENGTH_TRAITS,
@@ -45,12 +45,26 @@ class Filters:
     having: tuple[str, ...] = ()  # components every drawn address has (a near-miss variant's base)
     area: Area | None = None  # `near` and `radius`, or `bbox` (domain/geo.py)
 
+    def __post_init__(self) -> None:
+        if self.area is not None:
+            _check_area(self.area)
+
     @property
     def wants_residential(self) -> bool:
         """As asked; unasked, the country's default, unless a property type is asked for."""
         if self.residential is not None:
             return self.residential
         return self.property_type is None and facts(self.country).residential_by_default
+
+
+def _check_area(area: Area) -> None:
+    """400 naming the field, before any read: a box with a side over MAX_SIDE, or an area so near a
+    pole that its cover would be hundreds of cells (the draw reads the same cover: it is cached)."""
+    if isinstance(area, Box) and area.longest_side() > MAX_SIDE:
+        raise InvalidRequest.of_field("bbox", f"a side of the box is over {MAX_SIDE // 1000} km")
+    if len(cover(area)) > MAX_COVER:
+        field = "near" if isinstance(area, Circle) else "bbox"
+        raise InvalidRequest.of_field(field, "too near a pole: the area would be read as hundreds of cells")
 
 
 class CatalogReader(Protocol):

@@ -16,6 +16,7 @@ from chalicelib.domain.published import Placement, PublishedSnapshot
 from chalicelib.domain.text_search import parse
 from chalicelib.domain.withdrawals import Withdrawn
 from chalicelib.errors import AddressNotFound, AddressWithdrawn, NoPoolCoverage
+from chalicelib.reference.time_zones import zone_at
 from chalicelib.services.generation.draws import draw_batch, draw_key, make_rng
 from chalicelib.services.generation.near_misses import DONORS, make_variants
 from chalicelib.services.generation.profiles import TestProfile, make_profile
@@ -49,6 +50,7 @@ class GenerationPorts:
 @dataclass(frozen=True)
 class Generated:
     address: PublishedAddress
+    time_zone: str  # the IANA zone of its point (reference/time_zones.py): its profile's phone keeps it
     profile: TestProfile
     variant: Variant | None = None  # a near-miss variant: what it changed, of which address
 
@@ -189,7 +191,8 @@ def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> li
     for address in addresses:
         rng = make_rng(seed, "profile", address.id, str(seen[address.id]))
         seen[address.id] += 1
-        results.append(Generated(address, make_profile(address, rng.getrandbits(63))))
+        zone = zone_at(address.lat, address.lon)
+        results.append(Generated(address, zone, make_profile(address, zone, rng.getrandbits(63))))
     return results
 
 
@@ -197,6 +200,10 @@ def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> li
 class Found:
     address: PublishedAddress
     served: Served
+
+    @property
+    def time_zone(self) -> str:
+        return zone_at(self.address.lat, self.address.lon)
 
 
 def get_address(address_id: str, ports: GenerationPorts, *, pinned: str | None = None) -> Found:

@@ -1,0 +1,1 @@
+"""What the routes answer, built from what the services return: one presenter per thing shown."""
