@@ -55,8 +55,10 @@ def make_profile(address: PublishedAddress, time_zone: str, seed: int) -> TestPr
     fake.seed_instance(rng.getrandbits(63))
     name = draw_name(address.country, fake, gender)
     born = BORN_FROM + timedelta(days=rng.randrange((BORN_TO - BORN_FROM).days + 1))
-    phone = fictional_phone(address.country, address.components, time_zone, rng)
-    return TestProfile(name, gender, born, _email(name, rng), phone)
+    email = _email(name, rng)  # before the phone: both draw from rng, in this order
+    return TestProfile(
+        name, gender, born, email, fictional_phone(address.country, address.components, time_zone, rng)
+    )
 
 
 def _email(name: ProfileName, rng: random.Random) -> str:
