@@ -20,7 +20,6 @@ matches."""
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -28,7 +27,6 @@ from functools import cache
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.locations import search_key
-from chalicelib.domain.ordering import Range
 
 _CJK = (
     "\u3005-\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3\u1100-\u11ff"
@@ -197,14 +195,6 @@ def decode(data: bytes) -> list[int]:
             ordinals.append(previous)
             value = shift = 0
     return ordinals
-
-
-def in_ranges(ordinals: Sequence[int], ranges: Iterable[Range]) -> list[int]:
-    """The ordinals (ascending) that fall in any of the ranges."""
-    kept: list[int] = []
-    for r in sorted(ranges, key=lambda r: r.start):
-        kept += ordinals[bisect.bisect_left(ordinals, r.start) : bisect.bisect_left(ordinals, r.end)]
-    return kept
 
 
 # A token's postings are stored with it while they are few (one read finds them all), otherwise in

@@ -9,13 +9,13 @@ from chalicelib.domain.text_search import (
     MAX_CHUNKS,
     decode,
     encode,
-    in_ranges,
     is_searchable,
     matches,
     parse,
     split,
     tokens,
 )
+from chalicelib.services.generation.text_draws import in_ranges
 
 
 @pytest.mark.parametrize(

@@ -50,13 +50,14 @@ def _built(
     base: PublishedAddress, kind: VariantKind, components: Components, donor: PublishedAddress | None
 ) -> tuple[PublishedAddress, Variant]:
     name = CHANGED[kind]
-    verdict = assess(base.country, components)
+    # What the country's conventions say of the new components, then what the domain names it.
+    verdict, formatted = assess(base.country, components), format_address(base.country, components)
     address = dataclasses.replace(
         base,
         id=variant_id(base, kind, donor),
         match_level=match_level(base, kind),
         components=components,
-        formatted=format_address(base.country, components),
+        formatted=formatted,
         # The base's other-language names and readings of the changed component are not the new value's.
         names={
             lang: {k: v for k, v in n.items() if k != _NAMED.get(name, name)}

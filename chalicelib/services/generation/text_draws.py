@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
 from chalicelib.domain.geo import Area, cover
 from chalicelib.domain.ordering import Range
 from chalicelib.domain.published import Placement
-from chalicelib.domain.text_search import Query, TokenHead, in_ranges, matches, searchable
+from chalicelib.domain.text_search import Query, TokenHead, matches, searchable
 from chalicelib.domain.withdrawals import NOTHING_WITHDRAWN, Withdrawn
 from chalicelib.services.generation.draws import (
     READ_CHUNK,
@@ -357,3 +357,11 @@ def _overlaps(first: int, last: int, ranges: Sequence[Range]) -> bool:
 
 def _inside_one(first: int, last: int, ranges: Sequence[Range]) -> bool:
     return any(r.start <= first and last < r.end for r in ranges)
+
+
+def in_ranges(ordinals: Sequence[int], ranges: Iterable[Range]) -> list[int]:
+    """The ordinals (ascending) that fall in any of the ranges."""
+    kept: list[int] = []
+    for r in sorted(ranges, key=lambda r: r.start):
+        kept += ordinals[bisect.bisect_left(ordinals, r.start) : bisect.bisect_left(ordinals, r.end)]
+    return kept
