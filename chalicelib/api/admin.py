@@ -8,8 +8,7 @@ from typing import Any
 
 from chalicelib.api.endpoint import Call, Operation, endpoint
 from chalicelib.api.models import admin as models
-from chalicelib.api.models.reports import ConfigurationIssue
-from chalicelib.api.reports import coverage_entry
+from chalicelib.api.presenters.reports import configuration_issues, coverage_entry
 from chalicelib.clock import Clock
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import admin as service
@@ -136,10 +135,7 @@ def data_status(call: Call[None, None], ports: ReportPorts) -> models.DataStatus
                 )
                 for c in health.countries
             ],
-            configuration_errors=[
-                ConfigurationIssue(country=i.country, field=i.field, message=i.message)
-                for i in health.configuration_errors
-            ],
+            configuration_errors=configuration_issues(health.configuration_errors),
             sync=models.SyncState(running=health.sync_running, last_report=_sync_report(health.sync_report)),
         )
     )
@@ -185,12 +181,7 @@ def start_sync(call: Call[None, None], control: service.SyncControl) -> models.S
 def audit_log(call: Call[models.AuditQuery, None], reader: service.AuditReader) -> models.AuditResponse:
     entries = service.audit_entries(reader.log, reader.clock, call.query.limit)
     return models.AuditResponse(
-        data=[
-            models.AuditEntry(
-                at=e.at, actor=e.actor, action=e.action.value, target=e.target, details=e.details
-            )
-            for e in entries
-        ]
+        data=[models.AuditEntry.model_validate(e, from_attributes=True) for e in entries]
     )
 
 

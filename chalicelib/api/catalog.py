@@ -129,7 +129,7 @@ def hierarchy(call: Call[HierarchyQuery, None], ports: CatalogPorts) -> Hierarch
     page = service.children(request, ports)
     return HierarchyResponse(
         data=HierarchyData(
-            parent=ParentRef(type=page.parent.type, id=page.parent.id),  # type: ignore[arg-type]
+            parent=ParentRef.model_validate(page.parent, from_attributes=True),
             child_type=page.kind.value,
             children=_items(page),
             total=page.total,

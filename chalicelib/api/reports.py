@@ -6,22 +6,17 @@ from chalicelib.api.endpoint import Call, McpTool, Operation, endpoint
 from chalicelib.api.models.reports import (
     AvailabilityEntry,
     AvailabilityResponse,
-    ConfigurationIssue,
     CountriesResponse,
-    CountRule,
     CountryEntry,
     CountryHealth,
     CoverageData,
-    CoverageEntry,
     CoverageQuery,
     CoverageResponse,
-    CoverageRules,
     DataHealth,
     DataHealthResponse,
-    FractionRule,
 )
+from chalicelib.api.presenters.reports import configuration_issues, coverage_entry
 from chalicelib.api.presenters.tool_text import countries_text
-from chalicelib.domain import coverage as domain
 from chalicelib.domain.tokens import Scope
 from chalicelib.services import reports as service
 
@@ -108,24 +103,6 @@ def coverage(call: Call[CoverageQuery, None], ports: service.ReportPorts) -> Cov
     return CoverageResponse(data=CoverageData(countries=[coverage_entry(c) for c in results]))
 
 
-def coverage_entry(c: domain.Coverage) -> CoverageEntry:
-    return CoverageEntry(
-        country_code=c.country,
-        complete=c.complete,
-        rules=CoverageRules(
-            total=CountRule(current=c.total.current, target=c.total.target, met=c.total.met),
-            administrative_coverage=FractionRule(
-                actual=c.administrative.actual, target=c.administrative.target, met=c.administrative.met
-            ),
-            regional_minimums=FractionRule(
-                actual=c.regional_minimums.actual,
-                target=c.regional_minimums.target,
-                met=c.regional_minimums.met,
-            ),
-        ),
-    )
-
-
 @endpoint(
     Operation(
         method="GET",
@@ -156,9 +133,6 @@ def data_health(call: Call[None, None], ports: service.ReportPorts) -> DataHealt
                 )
                 for c in health.countries
             ],
-            configuration_errors=[
-                ConfigurationIssue(country=i.country, field=i.field, message=i.message)
-                for i in health.configuration_errors
-            ],
+            configuration_errors=configuration_issues(health.configuration_errors),
         )
     )
