@@ -16,6 +16,14 @@ class Epoch:
 
 
 @dataclass(frozen=True)
+class BegunEpoch:
+    """An epoch as the registry records it, from before its first item is written."""
+
+    epoch: Epoch
+    began_at: str  # ISO 8601 UTC
+
+
+@dataclass(frozen=True)
 class Generation:
     """What a sync writes into: a generation of an epoch, named by a tag no other attempt uses."""
 

@@ -136,6 +136,18 @@ class PublishedSnapshot(StrataTotals):
 
 
 @dataclass(frozen=True)
+class SnapshotClaim:
+    """A sync's claim on a snapshot id before it writes anything under it."""
+
+    country: str
+    snapshot_id: str
+    generation: str  # the sync's generation: a rerun of it may claim its own id again
+    layout: Layout
+    epoch: str
+    started_at: str  # ISO 8601 UTC
+
+
+@dataclass(frozen=True)
 class SnapshotRecord:
     """A country's snapshot as recorded by the sync: what a request pinned to it reads."""
 
@@ -146,3 +158,6 @@ class SnapshotRecord:
     retired_at: str | None = None  # ISO 8601 UTC: when another snapshot replaced it
     expired_at: str | None = None
     generation: str | None = None  # while writing: the generation of the sync writing it
+    layout: Layout | None = None  # how its items are keyed; None only in a record older than layouts
+    epoch: str = ""  # the pool epoch it uses: a snapshot of format 4 kept a copy of its own, named as it
+    started_at: str | None = None  # while writing: when its sync began writing it

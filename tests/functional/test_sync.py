@@ -183,7 +183,7 @@ def test_new_content_supersedes_keeps_ids_and_retires_the_old_snapshot(
     # the replaced snapshot is kept for requests pinned to it (test_pinned_snapshots: until when)
     assert report.countries["PL"].items_deleted == 0
     assert stores.pool.count_items(old.placement.in_epoch) > 0
-    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
+    states = {r.snapshot_id: r.state for r in stores.registry.snapshot_records("PL")}
     assert states == {old.snapshot_id: "retired", new.snapshot_id: "published"}
 
 
@@ -201,7 +201,7 @@ def test_interrupted_sync_leaves_the_previous_snapshot_served(
     assert stores.registry.active_snapshot("PL") == before
     assert stores.pool.get_by_ordinal(before.placement, 0) is not None
 
-    (abandoned,) = [s for s, d in stores.registry.list_snapshots("PL") if d["state"] == "writing"]
+    (abandoned,) = [r.snapshot_id for r in stores.registry.snapshot_records("PL") if r.state == "writing"]
 
     # The next sync cannot tell a dead sync from a slow one: it takes the content's next id, so
     # the two never share a catalog
@@ -211,13 +211,13 @@ def test_interrupted_sync_leaves_the_previous_snapshot_served(
     after = stores.registry.active_snapshot("PL")
     assert after is not None
     assert after.snapshot_id == next_snapshot_id(abandoned)
-    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
+    states = {r.snapshot_id: r.state for r in stores.registry.snapshot_records("PL")}
     assert states == {before.snapshot_id: "retired", abandoned: "writing", after.snapshot_id: "published"}
 
     clock.advance(7 * 3600)  # stale now: the sweep forgets the abandoned write
     report = sync(dependencies, write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"))
     assert report.countries["PL"].status == "unchanged"
-    states = {s: d["state"] for s, d in stores.registry.list_snapshots("PL")}
+    states = {r.snapshot_id: r.state for r in stores.registry.snapshot_records("PL")}
     assert states == {before.snapshot_id: "retired", after.snapshot_id: "published"}
 
 
@@ -291,7 +291,7 @@ def test_a_run_resumed_after_its_claim_was_swept_fails_instead_of_publishing_wit
     target = SyncTarget(manifest=write_manifest(tmp_path, [GLIWICE, WROCLAW], "b.json"), root=SOURCES)
     with pytest.raises(KeyboardInterrupt):
         executor.run(target, progress=CrashWhileWriting())
-    (claimed,) = [s for s, d in registry.list_snapshots("PL") if d["state"] == "writing"]
+    (claimed,) = [r.snapshot_id for r in registry.snapshot_records("PL") if r.state == "writing"]
     clock.advance(7 * 3600)
     sync(dependencies, write_manifest(tmp_path, [WROCLAW], "c.json"))  # publishes PL and sweeps
     assert registry.snapshot_record("PL", claimed) is None

@@ -107,59 +107,42 @@ def sweep(
     deleted = 0
     now = clock.now()
     used: set[str] = set()
-    for snapshot_id, details in registry.list_snapshots(country):
-        state = details.get("state")
+    for record in registry.snapshot_records(country):
+        snapshot_id, state = record.snapshot_id, record.state
         if state == "expired":
             continue
-        if snapshot_id == keep or _in_progress(details, clock) or not _expired(details, retention, now):
-            if state != "writing" and details.get("retiredAt") is None and snapshot_id != keep:
+        if snapshot_id == keep or _in_progress(record, now) or not _expired(record, retention, now):
+            if state != "writing" and record.retired_at is None and snapshot_id != keep:
                 # replaced before retirement was recorded: its time starts now
                 registry.retire_snapshot(country, snapshot_id, now.isoformat())
-            used.add(_epoch_of(snapshot_id, details))
+            used.add(record.epoch)
             continue
-        layout = _layout_of(details)
-        deleted += registry.delete_snapshot_catalog(snapshot_id, layout)
-        if _epoch_of(snapshot_id, details) == snapshot_id:  # format 4: the snapshot's own copy
-            deleted += pool.delete_epoch(Epoch(snapshot_id, layout.buckets))
+        if record.layout is None:
+            raise ValueError(f"snapshot record without a layout: {record}")
+        deleted += registry.delete_snapshot_catalog(snapshot_id, record.layout)
+        if record.epoch == snapshot_id:  # format 4: the snapshot's own copy
+            deleted += pool.delete_epoch(Epoch(snapshot_id, record.layout.buckets))
         if state == "writing":
             registry.forget_snapshot(country, snapshot_id)
         else:
             registry.expire_snapshot(country, snapshot_id, now.isoformat())
-    for epoch, record in registry.list_epochs(country).items():
-        began = datetime.fromisoformat(str(record["beganAt"]))
-        if epoch in used or now - began < STALE_WRITE:
+    for name, begun in registry.list_epochs(country).items():
+        if name in used or now - datetime.fromisoformat(begun.began_at) < STALE_WRITE:
             continue
-        deleted += pool.delete_epoch(Epoch(epoch, int(record["buckets"])))
-        registry.forget_epoch(country, epoch)
+        deleted += pool.delete_epoch(begun.epoch)
+        registry.forget_epoch(country, name)
     return deleted
 
 
-def _expired(details: dict[str, object], retention: timedelta, now: datetime) -> bool:
+def _expired(record: SnapshotRecord, retention: timedelta, now: datetime) -> bool:
     """Whether requests may no longer use it: an abandoned write, or retired past the retention."""
-    if details.get("state") == "writing":
+    if record.state == "writing":
         return True
-    retired_at = details.get("retiredAt")
-    return retired_at is not None and now - datetime.fromisoformat(str(retired_at)) >= retention
+    retired_at = record.retired_at
+    return retired_at is not None and now - datetime.fromisoformat(retired_at) >= retention
 
 
-def _epoch_of(snapshot_id: str, details: dict[str, object]) -> str:
-    """The epoch a snapshot's record names; a snapshot of format 4 (no epoch) held a copy of the
-    pool of its own, under keys that are those of an epoch named as the snapshot."""
-    pointer = details.get("pointer")
-    if isinstance(pointer, dict) and "pl" in pointer:
-        return str(pointer["pl"][0])
-    return str(details.get("epoch", snapshot_id))
-
-
-def _layout_of(details: dict[str, object]) -> Layout:
-    raw = details.get("layout")
-    if not isinstance(raw, list) or len(raw) != 2:
-        raise ValueError(f"snapshot record without a layout: {details}")
-    return Layout(buckets=int(raw[0]), shards=int(raw[1]))
-
-
-def _in_progress(details: dict[str, object], clock: Clock) -> bool:
-    if details.get("state") != "writing":
+def _in_progress(record: SnapshotRecord, now: datetime) -> bool:
+    if record.state != "writing" or record.started_at is None:
         return False
-    started = datetime.fromisoformat(str(details.get("startedAt")))
-    return clock.now() - started < STALE_WRITE
+    return now - datetime.fromisoformat(record.started_at) < STALE_WRITE

@@ -19,6 +19,7 @@ from chalicelib.domain.digests import CellDigest
 from chalicelib.domain.ordering import CellKey, order_key
 from chalicelib.services.marks import counted_marks
 from chalicelib.services.sync import work_layout as keys
+from chalicelib.services.sync.dedupe import Seq
 from chalicelib.services.sync.ports import WorkStore
 from chalicelib.services.sync.publication import incomplete_counts
 from chalicelib.services.sync.survival import Row
@@ -164,6 +165,12 @@ def row_line(row: Row) -> str:
     if row.precision_meters:
         doc["p"] = row.precision_meters
     return json.dumps(doc, ensure_ascii=False)
+
+
+def seqs_under(work: WorkStore, prefix: str) -> set[Seq]:
+    """The rows' sequence numbers a stage wrote as JSON lists under `prefix` (the same-text losers,
+    the repeats), as the rows carry them."""
+    return {(group, number) for key in work.keys(prefix) for group, number in work.read_json(key)}
 
 
 def row_of(line: str) -> Row:

@@ -22,6 +22,7 @@ from chalicelib.services.sync.task_files import (
     mapped_lines,
     row_line,
     row_of,
+    seqs_under,
     tupled,
     write_cell_inputs,
     write_groups,
@@ -44,7 +45,7 @@ def dedupe_cell(run: SyncRun, item: CellItem) -> Deduped:
     work, job, cell = run.work, run.job, item.cell
     rows = [row_of(line) for line in mapped_lines(work, "rows", cell)]
     rows.sort(key=lambda r: r.seq)
-    repeats = {(s[0], s[1]) for key in work.keys(keys.repeats_prefix(cell)) for s in work.read_json(key)}
+    repeats = seqs_under(work, keys.repeats_prefix(cell))
     tallies = Tallies()
     survival = Survival(run.config.supersedes(), tallies, lambda row: row.seq in repeats)
     for row in rows:

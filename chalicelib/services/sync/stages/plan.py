@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 from pydantic import Field
 
@@ -17,7 +18,15 @@ from chalicelib.domain.digests import content_id, next_snapshot_id
 from chalicelib.domain.directories import build_directories
 from chalicelib.domain.epochs import Epoch, Generation
 from chalicelib.domain.location_index import Location, merge_locations, place_generation, shift_locations
-from chalicelib.domain.published import Placement, PublishedSnapshot, Segment, SegmentRow, min_share
+from chalicelib.domain.published import (
+    Layout,
+    Placement,
+    PublishedSnapshot,
+    Segment,
+    SegmentRow,
+    SnapshotClaim,
+    min_share,
+)
 from chalicelib.domain.text_search import MARKS_VERSION
 from chalicelib.errors import PublishConflict
 from chalicelib.services.sync import work_layout as keys
@@ -148,15 +157,17 @@ def _claim(run: SyncRun, country_plan: CountryPlan, lineage: Lineage) -> str:
     another sync is writing, takes the next: an id never names two placements, so a pin on an
     expired id never answers with other addresses and two syncs never share a catalog."""
     shards = run.layout_for(sum(country_plan.strata), country_plan.locations).shards
-    details = {
-        "layout": [lineage.buckets, shards],
-        "startedAt": country_plan.published_at,
-        "epoch": lineage.epoch,
-    }
-    candidate = country_plan.content
-    while not run.registry.claim_snapshot(lineage.country, candidate, lineage.generation, details):
-        candidate = next_snapshot_id(candidate)
-    return candidate
+    claim = SnapshotClaim(
+        lineage.country,
+        country_plan.content,
+        lineage.generation,
+        Layout(lineage.buckets, shards),
+        lineage.epoch,
+        country_plan.published_at,
+    )
+    while not run.registry.claim_snapshot(claim):
+        claim = replace(claim, snapshot_id=next_snapshot_id(claim.snapshot_id))
+    return claim.snapshot_id
 
 
 def _content(run: SyncRun, country: str, parts: list[SortedPart]) -> CountryPlan:

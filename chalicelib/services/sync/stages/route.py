@@ -26,7 +26,7 @@ from chalicelib.services.sync.sharding import part_of
 from chalicelib.services.sync.stages.base import CellItem, Stage, Tallied
 from chalicelib.services.sync.stages.dedupe_cells import cuts
 from chalicelib.services.sync.survival import Tallies, leave
-from chalicelib.services.sync.task_files import row_of, write_groups
+from chalicelib.services.sync.task_files import row_of, seqs_under, write_groups
 
 Part = tuple[str, CellKey, int]  # (country, order cell, part)
 
@@ -69,7 +69,7 @@ def plan(run: SyncRun) -> list[CellItem]:
 
 def route_cell(run: SyncRun, item: CellItem) -> Routed:
     work, job, cell, split = run.work, run.job, item.cell, cuts(run)
-    losers = {(s[0], s[1]) for key in work.keys(keys.same_text_prefix(cell)) for s in work.read_json(key)}
+    losers = seqs_under(work, keys.same_text_prefix(cell))
     tallies = Tallies()
     routed: dict[Part, list[PublishedAddress]] = {}
     for line in work.read_lines(keys.kept(cell)):

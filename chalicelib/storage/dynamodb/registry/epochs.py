@@ -6,11 +6,10 @@ Key:
 
 from __future__ import annotations
 
-from typing import Any
-
 from pynamodb.exceptions import UpdateError
 
 from chalicelib.domain.codecs import dumps, loads
+from chalicelib.domain.epochs import BegunEpoch, Epoch
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.registry._table import RegistryTable
@@ -38,10 +37,13 @@ class EpochRecords(RegistryTable):
                 raise
         return int(item.counter or 0) - count
 
-    def list_epochs(self, country: str) -> dict[str, dict[str, Any]]:
-        """The country's epochs, each with its buckets and when it began."""
+    def list_epochs(self, country: str) -> dict[str, BegunEpoch]:
+        """The country's epochs by name, each with its buckets and when it began."""
         with storage_errors(self.table_name):
-            return {i.sk: loads(i.doc) for i in self._model.query(f"EPOCHS#{country}")}
+            docs = {i.sk: loads(i.doc) for i in self._model.query(f"EPOCHS#{country}")}
+        return {
+            name: BegunEpoch(Epoch(name, int(d["buckets"])), str(d["beganAt"])) for name, d in docs.items()
+        }
 
     def forget_epoch(self, country: str, epoch: str) -> None:
         with storage_errors(self.table_name):

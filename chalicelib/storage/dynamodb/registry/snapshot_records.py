@@ -13,7 +13,14 @@ from pynamodb.exceptions import PutError
 
 from chalicelib.domain.codecs import coverage_from_doc, coverage_to_doc, dumps, loads
 from chalicelib.domain.ordering import strata_counts
-from chalicelib.domain.published import Layout, Placement, PublishedSnapshot, Segment, SnapshotRecord
+from chalicelib.domain.published import (
+    Layout,
+    Placement,
+    PublishedSnapshot,
+    Segment,
+    SnapshotClaim,
+    SnapshotRecord,
+)
 from chalicelib.errors import PublishConflict
 from chalicelib.storage.dynamodb._dynamo import is_condition_failure, storage_errors
 from chalicelib.storage.dynamodb.registry._table import RegistryTable, snapshot_partitions
@@ -27,12 +34,12 @@ class SnapshotRecords(RegistryTable):
         with storage_errors(self.table_name):
             item.save()
 
-    def claim_snapshot(
-        self, country: str, snapshot_id: str, generation: str, details: dict[str, Any]
-    ) -> bool:
+    def claim_snapshot(self, claim: SnapshotClaim) -> bool:
         """Record the id `writing` for this generation, if no other holds it (one conditional
         put: no record yet, or this generation's own, a rerun): False when another does."""
-        doc = dumps({"state": "writing", "generation": generation, **details})
+        country, snapshot_id, generation = claim.country, claim.snapshot_id, claim.generation
+        details = {"layout": [claim.layout.buckets, claim.layout.shards], "startedAt": claim.started_at}
+        doc = dumps({"state": "writing", "generation": generation, **details, "epoch": claim.epoch})
         item = self._model(f"SNAPSHOTS#{country}", snapshot_id, doc=doc, claim=generation)
         condition = self._model.pk.does_not_exist() | (self._model.claim == generation)
         with storage_errors(self.table_name):
@@ -85,11 +92,10 @@ class SnapshotRecords(RegistryTable):
 
     def snapshot_records(self, country: str) -> list[SnapshotRecord]:
         """Every snapshot of the country the records know (one Query)."""
-        return [_record_of(country, snapshot_id, doc) for snapshot_id, doc in self.list_snapshots(country)]
-
-    def list_snapshots(self, country: str) -> list[tuple[str, dict[str, Any]]]:
         with storage_errors(self.table_name):
-            return [(i.sk, loads(i.doc)) for i in self._model.query(f"SNAPSHOTS#{country}")]
+            return [
+                _record_of(country, i.sk, loads(i.doc)) for i in self._model.query(f"SNAPSHOTS#{country}")
+            ]
 
     def forget_snapshot(self, country: str, snapshot_id: str) -> None:
         with storage_errors(self.table_name):
@@ -191,12 +197,18 @@ def _placement_of(doc: dict[str, Any]) -> Placement:
 
 def _record_of(country: str, snapshot_id: str, doc: dict[str, Any]) -> SnapshotRecord:
     pointer = doc.get("pointer")
+    published = _pointer_from(country, pointer) if pointer else None
+    layout = doc.get("layout")
     return SnapshotRecord(
         country=country,
         snapshot_id=snapshot_id,
         state=doc["state"],
-        published=_pointer_from(country, pointer) if pointer else None,
+        published=published,
         retired_at=doc.get("retiredAt"),
         expired_at=doc.get("expiredAt"),
         generation=doc.get("generation"),
+        layout=Layout(buckets=layout[0], shards=layout[1]) if layout else None,
+        # A format-4 snapshot (no epoch) held a copy of the pool of its own, keyed as an epoch named as it.
+        epoch=published.placement.epoch if published else doc.get("epoch", snapshot_id),
+        started_at=doc.get("startedAt"),
     )
