@@ -4,7 +4,10 @@ with an error; those are sent again after a jittered exponential pause (full jit
 writers throttled together do not come back together), restarting from the shortest pause when a
 resend made progress. A request's pauses add up to at most `Backoff.total_seconds`: past that the
 table is unavailable (StorageUnavailable), which fails the country being synced, not the sync.
-PynamoDB's own batch resends unprocessed items at once, without a pause."""
+PynamoDB's own batch resends unprocessed items at once, without a pause.
+
+BatchGetItem hands back unprocessed keys the same way, and the pool's reads ask again after the
+same pauses (`Pauses`), bounded by a request's patience (READ_BACKOFF) rather than a sync's."""
 
 from __future__ import annotations
 
@@ -32,6 +35,38 @@ class Backoff:
     total_seconds: float = 60.0  # the most one request waits in all for its unprocessed items
 
 
+# A request's reads: resends of keys BatchGetItem left unprocessed wait at most this in all (as the
+# fixed pauses before them did: 1.55 s), then the request answers 503.
+READ_BACKOFF = Backoff(first_seconds=0.05, longest_seconds=0.8, total_seconds=1.6)
+
+
+def full_jitter(ceiling: float) -> float:
+    return random.uniform(0, ceiling)  # noqa: S311 - spreading retries, not a secret
+
+
+class Pauses:
+    """The pauses before resending what DynamoDB handed back unprocessed: jittered exponential
+    (full jitter), from the shortest again after a resend that made progress, adding up to at most
+    the backoff's total."""
+
+    def __init__(self, backoff: Backoff, sleep: Callable[[float], None], jitter: Callable[[float], float]):
+        self._backoff, self._sleep, self._jitter = backoff, sleep, jitter
+        self._waited, self._attempt = 0.0, 0
+
+    def wait(self, progressed: bool) -> bool:
+        """Pause before the next resend; False (no pause) when it would pass the total: give up."""
+        if progressed:
+            self._attempt = 0
+        backoff = self._backoff
+        pause = self._jitter(min(backoff.longest_seconds, backoff.first_seconds * 2**self._attempt))
+        if self._waited + pause > backoff.total_seconds:
+            return False
+        self._sleep(pause)
+        self._waited += pause
+        self._attempt += 1
+        return True
+
+
 @dataclass(frozen=True)
 class _Requests:
     puts: list[dict[str, Any]]
@@ -57,7 +92,7 @@ class BatchWriter(Generic[Item]):
         self._workers = workers
         self._backoff = backoff or Backoff()
         self._sleep = sleep
-        self._jitter = jitter or (lambda ceiling: random.uniform(0, ceiling))  # noqa: S311 (not a secret)
+        self._jitter = jitter or full_jitter
 
     def put(self, items: Sequence[Item]) -> int:
         """Write the items, each slice of them by its own writer; returns items written."""
@@ -94,7 +129,7 @@ class BatchWriter(Generic[Item]):
 
     def _send(self, requests: _Requests) -> None:
         table = self._model.Meta.table_name
-        waited, attempt = 0.0, 0
+        pauses = Pauses(self._backoff, self._sleep, self._jitter)
         with storage_errors(table):
             while True:
                 sent = len(requests)
@@ -104,15 +139,8 @@ class BatchWriter(Generic[Item]):
                 requests = _unprocessed(answer, table)
                 if not requests:
                     return
-                if len(requests) < sent:
-                    attempt = 0  # progress: the shortest pause again
-                ceiling = min(self._backoff.longest_seconds, self._backoff.first_seconds * 2**attempt)
-                pause = self._jitter(ceiling)
-                if waited + pause > self._backoff.total_seconds:
+                if not pauses.wait(progressed=len(requests) < sent):
                     raise unavailable(table, "UnprocessedItems")
-                self._sleep(pause)
-                waited += pause
-                attempt += 1
 
 
 def _unprocessed(answer: dict[str, Any] | None, table: str) -> _Requests:

@@ -31,7 +31,7 @@ from chalicelib.domain.codecs import address_from_doc, address_to_doc, dumps, lo
 from chalicelib.domain.epochs import Epoch, Generation, LedgerEntry, LedgerPage, ledger_buckets
 from chalicelib.domain.published import Placement
 from chalicelib.domain.text_search import Chunk, TokenHead, decode, encode, split
-from chalicelib.storage.dynamodb._batches import BatchWriter
+from chalicelib.storage.dynamodb._batches import READ_BACKOFF, BatchWriter, Pauses, full_jitter
 from chalicelib.storage.dynamodb._dynamo import TableStore, storage_errors
 from chalicelib.storage.dynamodb._wire import Document, DynamoUnreachable, DynamoWire
 
@@ -39,8 +39,6 @@ ITEMS_PER_BUCKET = 1000
 LEDGER_ENTRIES = 4000  # entries per ledger item: some 40 bytes each, compressed, well under 400 KB
 _SLOT_WIDTH = 12
 _BATCH_GET_LIMIT = 100
-# Pauses before asking again for keys DynamoDB left unprocessed (it does so when throttled).
-_UNPROCESSED_PAUSES = (0.05, 0.1, 0.2, 0.4, 0.8)
 
 
 class _PoolItem(Model):
@@ -165,11 +163,12 @@ class PoolStore(TableStore[_PoolItem]):
         writers: int = 8,
         sleep: Callable[[float], None] = time.sleep,
         wire: DynamoWire | None = None,
+        jitter: Callable[[float], float] = full_jitter,
     ) -> None:
         super().__init__(_PoolItem, table, wire)
-        self._writer = BatchWriter(self._model, workers=writers, sleep=sleep)
+        self._writer = BatchWriter(self._model, workers=writers, sleep=sleep, jitter=jitter)
         self._writers = writers
-        self._sleep = sleep
+        self._sleep, self._jitter = sleep, jitter
 
     # --- writes (the sync) ------------------------------------------------------------------
 
@@ -318,17 +317,16 @@ class PoolStore(TableStore[_PoolItem]):
 
     def _batch_get(self, keys: list[Document]) -> list[Document]:
         items: list[Document] = []
-        pauses = iter(_UNPROCESSED_PAUSES)
+        pauses = Pauses(READ_BACKOFF, self._sleep, self._jitter)
         while True:
+            asked = len(keys)
             answer = self._wire.call("BatchGetItem", {"RequestItems": {self.table_name: {"Keys": keys}}})
             items += answer.get("Responses", {}).get(self.table_name, [])
             keys = answer.get("UnprocessedKeys", {}).get(self.table_name, {}).get("Keys", [])
             if not keys:
                 return items
-            pause = next(pauses, None)
-            if pause is None:
+            if not pauses.wait(progressed=len(keys) < asked):
                 raise DynamoUnreachable(f"{len(keys)} keys still unprocessed")
-            self._sleep(pause)
 
     def slot_key(self, place: Placement, slot: int) -> dict[str, Any]:
         """The low-level DynamoDB key of an address by slot (for benchmarks' bare reads)."""
