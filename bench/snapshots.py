@@ -9,7 +9,7 @@ and as real subsets of it, written to a temporary folder (every row real, none e
   which then begins a new epoch.
 
 Prints, after each sync, the items and bytes (DynamoDB's item size: names and values) that the
-pool and catalog tables hold and what the sync added; the DynamoDB reads per seeded generate on
+pool and registry tables hold and what the sync added; the DynamoDB reads per seeded generate on
 the changed snapshot (current and pinned); and what the sweep deletes once the first epoch's
 snapshots are past the retention. A copy per snapshot would add the first sync's pool every time.
 

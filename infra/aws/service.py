@@ -31,7 +31,7 @@ SYNC_TIMEOUT = Duration.hours(12)
 STEP_TMP_MB = 10_240  # sort spills and source copies: a task's /tmp, Lambda's largest
 
 
-# The catalog table's partitions the API may write: withdrawals (storage/dynamodb/registry/withdrawals.py).
+# The registry table's partitions the API may write: withdrawals (storage/dynamodb/registry/withdrawals.py).
 WITHDRAWAL_PARTITIONS = ["WITHDRAWALS#*", "WITHDRAWN"]
 
 

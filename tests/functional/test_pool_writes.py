@@ -25,7 +25,7 @@ def _pool(dependencies: deps.Dependencies, pauses: list[float], writers: int = 8
 
 
 def _catalog_model(dependencies: deps.Dependencies) -> type[RegistryItem]:
-    """The catalog's item model bound afresh: its client, made from now on, sees the fault."""
+    """The registry's item model bound afresh: its client, made from now on, sees the fault."""
     settings = dependencies.settings
     return bind(RegistryItem, settings.table(settings.catalog_table))
 

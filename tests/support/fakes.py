@@ -68,7 +68,7 @@ class BrokenTokenStore(FakeTokenStore):
 
 
 class FakeRegistryStore:
-    """The catalog table's read verbs over snapshots held in memory, counting directory reads so
+    """The registry table's read verbs over snapshots held in memory, counting directory reads so
     caching can be observed."""
 
     def __init__(self) -> None:

@@ -59,7 +59,7 @@ Seq = tuple[int, int]  # (source group's rank, row number): the order rows are r
 
 @dataclass
 class Kept:
-    """A publication admitted so far: its source family, and when its place was first taken (a
+    """A publication kept so far (its survival): its source family, and when its place was first taken (a
     replacement keeps the place and its `seq`)."""
 
     address: PublishedAddress

@@ -1,4 +1,4 @@
-"""What the sync needs of the world, as protocols: the pool and catalog tables it writes, the
+"""What the sync needs of the world, as protocols: the pool and registry tables it writes, the
 work store its stages pass files through, the source files it reads. The composition root
 (`deps`) chooses the implementations; the sync never picks a storage itself."""
 

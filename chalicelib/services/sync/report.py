@@ -88,7 +88,7 @@ class SyncReport:
         return bool(self.finished_at) and all(o.status != "failed" for o in self.countries.values())
 
     def as_dict(self) -> dict[str, Any]:
-        """The stored form (the catalog's sync report item), camelCase throughout; `from_dict` reads it."""
+        """The stored form (the registry's sync report item), camelCase throughout; `from_dict` reads it."""
         return {
             "startedAt": self.started_at,
             "finishedAt": self.finished_at,

@@ -1,4 +1,4 @@
-"""The registry table (deployed as the catalog table): one PynamoDB model, one module per concept it holds.
+"""The registry table (deployed as `<prefix>-catalog`): one PynamoDB model, one module per concept it holds.
 
 - snapshot_records.py: per country the published pointer and the snapshot records
 - epochs.py: per country the pool's epochs and their slot counters

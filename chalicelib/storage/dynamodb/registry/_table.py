@@ -1,4 +1,4 @@
-"""The catalog table's one item model and what its concepts share: the batch writer and the
+"""The registry table's one item model and what its concepts share: the batch writer and the
 per-snapshot shards that hold a snapshot's locations and directories.
 
 A snapshot's catalog lives in `L#<snapshot id>#<shard>` partitions; the shard is a hash of the
@@ -48,7 +48,7 @@ def snapshot_partitions(snapshot_id: str, shards: int) -> list[str]:
 
 
 class RegistryTable(TableStore[RegistryItem]):
-    """The bound model and the writer pool every concept of the catalog table uses."""
+    """The bound model and the writer pool every concept of the registry table uses."""
 
     def __init__(self, table: TableSettings, writers: int = 8, wire: DynamoWire | None = None) -> None:
         super().__init__(RegistryItem, table, wire)
