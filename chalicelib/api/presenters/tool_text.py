@@ -3,18 +3,19 @@ pastes into a form, field by field (the JSON follows it in the tool's answer).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from chalicelib.api.models.addresses import (
-    Address,
-    AddressResponse,
-    BatchResponse,
-    GeneratedAddress,
-    GenerateResponse,
-)
-from chalicelib.api.models.catalog import LocationSearchResponse
-from chalicelib.api.models.reports import CountriesResponse
-from chalicelib.api.models.translation import TranslationResponse
+if TYPE_CHECKING:  # read here, never built: a route declaring a tool imports no other route's models
+    from chalicelib.api.models.addresses import (
+        Address,
+        AddressResponse,
+        BatchResponse,
+        GeneratedAddress,
+        GenerateResponse,
+    )
+    from chalicelib.api.models.catalog import LocationSearchResponse
+    from chalicelib.api.models.reports import CountriesResponse
+    from chalicelib.api.models.translation import TranslationResponse
 
 
 def generate_text(answer: GenerateResponse) -> str:
