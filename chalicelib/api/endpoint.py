@@ -1,4 +1,6 @@
-"""Route registration: every route goes through one pipeline, and is recorded for the OpenAPI document.
+"""A route's declaration and its one pipeline. `@endpoint(Operation(...))` states a route once, on
+its handler: method, path, scope, models, MCP tool, what the OpenAPI documents say of it; app.py's
+table is derived from the declarations (`make routes`), and nothing is registered on import.
 
 Pipeline: authenticate → check scope → count against the rate limit → parse input with pydantic →
 call the handler (one service call) → serialize its response model. Domain errors become responses
