@@ -6,6 +6,7 @@ from __future__ import annotations
 from chalicelib.api.models.requests import LocationFilters
 from chalicelib.domain.geo import Area, Box, Circle
 from chalicelib.domain.locations import LocationType
+from chalicelib.domain.partitions import WHOLE, Partition
 from chalicelib.errors import ErrorDetail, InvalidRequest
 from chalicelib.services.generation.selection import Filters
 
@@ -33,7 +34,16 @@ def filters_of(source: LocationFilters, country: str, residential: bool | None, 
         traits=traits,
         property_type=source.property_type,
         area=area_of(source),
+        partition=partition_of(source.partition),
     )
+
+
+def partition_of(text: str | None) -> Partition:
+    """The part `i/n` names (its model checked 0 <= i < n); none: the whole pool."""
+    if text is None:
+        return WHOLE
+    index, count = (int(v) for v in text.split("/"))
+    return Partition(index, count)
 
 
 def area_of(source: LocationFilters) -> Area | None:

@@ -33,6 +33,7 @@ PARAMETERS: dict[str, Any] = {
     "bbox": "1.515,42.503,1.530,42.512",  # central Andorra la Vella
     "variant": "postcode-of-another-place",  # AD500 → another parish's AD400, say
     "propertyType": "commercial",  # AD's shops, restaurants and hotels (OSM shop=*, amenity=*, tourism=*)
+    "partition": "0/4",  # the first of four workers' parts
     "seed": "example",
     "requestId": "trace-1",
     "ip": "81.2.69.142",

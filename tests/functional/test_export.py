@@ -163,3 +163,60 @@ def _raw(api: Api, **params: object) -> _Raw:
     response = api.client.http.get("/api/v1/export?" + urlencode(params), headers=api.auth)
     assert response.status_code == 200, response.body
     return _Raw({k.lower(): v for k, v in response.headers.items()}, response.body)
+
+
+# --- partition=i/n: disjoint parts for parallel workers ---------------------------------------
+
+
+def _part(api: Api, partition: str, **params: object) -> set[str]:
+    return set(_ids(_pages(api, country="LI", pageSize=500, partition=partition, **params)))
+
+
+def test_the_parts_of_an_export_are_disjoint_and_together_every_address(api: Api) -> None:
+    whole = set(_ids(_pages(api, country="LI", seed="p", pageSize=500)))
+    parts = [
+        set(_ids(_pages(api, country="LI", seed="p", pageSize=500, partition=f"{i}/3"))) for i in range(3)
+    ]
+    assert set().union(*parts) == whole
+    assert sum(len(p) for p in parts) == len(whole)  # no address in two parts
+    assert all(len(p) > len(whole) // 4 for p in parts)  # spread over the pool, not one corner
+
+
+def test_a_q_s_matches_split_into_the_parts_too(api: Api) -> None:
+    whole = set(_ids(_pages(api, country="LI", q="Vaduz", pageSize=500)))
+    parts = [
+        set(_ids(_pages(api, country="LI", q="Vaduz", pageSize=500, partition=f"{i}/2"))) for i in range(2)
+    ]
+    assert parts[0] | parts[1] == whole
+    assert not parts[0] & parts[1]
+
+
+def test_batches_of_two_workers_never_share_an_address_and_stay_in_their_part(api: Api) -> None:
+    parts = [
+        set(_ids(_pages(api, country="LI", seed="w", pageSize=500, partition=f"{i}/2"))) for i in range(2)
+    ]
+    for worker in range(2):
+        for seed, extra in (("w", {}), ("other", {"q": "Vaduz"}), ("w", {"residential": True})):
+            body = {"count": 50, "filters": {"country": "LI", "partition": f"{worker}/2", **extra}}
+            drawn = api.batch({**body, "options": {"seed": seed}})["data"]["results"]
+            ids = {r["address"]["id"] for r in drawn}
+            assert ids
+            assert ids <= parts[worker], (worker, extra)
+
+
+def test_part_0_of_1_is_the_whole_pool_and_a_seed_reproduces_a_part(api: Api) -> None:
+    plain = api.get("/api/v1/generate", 200, country="LI", seed="one")["data"]["result"]
+    whole = api.get("/api/v1/generate", 200, country="LI", seed="one", partition="0/1")["data"]["result"]
+    assert whole == plain
+    first = api.get("/api/v1/generate", 200, country="PL", seed="r", partition="2/5")["data"]["result"]
+    again = api.get("/api/v1/generate", 200, country="PL", seed="r", partition="2/5")["data"]["result"]
+    assert first == again
+
+
+@pytest.mark.parametrize("partition", ["3/3", "1/0", "0/1025", "a/b", "1", "-1/2", "0 /2"])
+def test_a_partition_outside_0_to_n_is_refused_naming_it(api: Api, partition: str) -> None:
+    answer = api.get("/api/v1/generate", 400, country="LI", partition=partition)
+    assert [d["field"] for d in answer["error"]["details"]] == ["partition"]
+    body = {"count": 1, "filters": {"country": "LI", "partition": partition}}
+    answer = api.batch(body, 400)
+    assert [d["field"] for d in answer["error"]["details"]] == ["filters.partition"]

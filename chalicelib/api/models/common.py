@@ -22,6 +22,8 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from pydantic.json_schema import SkipJsonSchema
 
+from chalicelib.domain.partitions import MAX_PARTS
+
 
 @cache
 def field_docstrings(module: str) -> dict[str, dict[str, str]]:
@@ -86,6 +88,17 @@ _DEGREES = r"-?\d{1,3}(\.\d{1,17})?"  # as many decimals as a float prints
 PointText = Annotated[str, StringConstraints(pattern=rf"^{_DEGREES},{_DEGREES}$")]
 BoxText = Annotated[str, StringConstraints(pattern=rf"^{_DEGREES}(,{_DEGREES}){{3}}$")]
 Id = Annotated[str, StringConstraints(min_length=1, max_length=MAX_ID_LENGTH)]
+
+
+def _a_part(text: str) -> str:
+    index, count = (int(v) for v in text.split("/"))
+    if not index < count <= MAX_PARTS:
+        raise ValueError(f"i/n with 0 <= i < n <= {MAX_PARTS}")
+    return text
+
+
+# `partition=i/n`: part i (from 0) of n disjoint parts of the pool (domain/partitions.py).
+PartitionText = Annotated[str, StringConstraints(pattern=r"^\d{1,4}/\d{1,4}$"), AfterValidator(_a_part)]
 IpText = Annotated[
     str,
     StringConstraints(min_length=1, max_length=MAX_IP_LENGTH),

@@ -16,6 +16,7 @@ from chalicelib.api.models.common import (
     Id,
     IpText,
     LicenceFilter,
+    PartitionText,
     PointText,
     QueryModel,
     SnapshotId,
@@ -93,6 +94,14 @@ class LocationFilters(ApiModel):
         default=None,
         description="`<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the "
         "box, its sides at most 100 km and not across the antimeridian; not with `near`",
+    )
+    partition: PartitionText | None = Field(
+        default=None,
+        description="`i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n "
+        "parallel test workers: every published address is in exactly one part whatever the other "
+        "filters, so workers of one run never receive the same address, and the n parts together are "
+        "every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the "
+        "whole pool",
     )
     property_type: PropertyType | None = Field(
         default=None,

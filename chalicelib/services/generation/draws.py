@@ -116,13 +116,15 @@ def with_replacement(
     *,
     count: int,
     attempts: int = ATTEMPTS,
+    width: int = 1,
 ) -> tuple[dict[int, PublishedAddress], list[int]]:
     """Each place's first kept try; and the places no try kept. A round reads one try per place
     at first, then twice as many tries per place each round (within one BatchGetItem): where
     misses are common, a place finds its first kept try in a few round trips, and which try it
-    keeps is the same whatever the rounds."""
+    keeps is the same whatever the rounds. `width`: the first round's tries per place (more where
+    most tries are known to miss unread: another partition's)."""
     chosen: dict[int, PublishedAddress] = {}
-    pending, first, width = list(range(count)), 0, 1
+    pending, first = list(range(count)), 0
     while pending and first < attempts:
         tries = range(first, min(attempts, first + max(1, min(width, READ_CHUNK // len(pending)))))
         ordinals = ordinals_at([pick(key, p, a, total) for p in pending for a in tries])

@@ -74,7 +74,9 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
         fetched[o] for o in ordinals if o in fetched and keep(fetched[o]) and not withdrawn.holds(fetched[o])
     ]
     pinned_until = served.pinned_until if request.seed is not None else None  # unseeded: a fresh order
-    total = selection.live if query is None and filters.area is None else positions
+    # The served count is known for whole ranges only; a part's, or a q's, is its positions'.
+    plain = query is None and filters.area is None and filters.partition.whole
+    total = selection.live if plain else positions
     return ExportPage(
         snapshot,
         seed,
@@ -95,7 +97,8 @@ def _sequence(
     if query is None and area is None:
         return selection.ordinal_at, selection.total, lambda _: True
     asked = query or parse("")
-    candidates = every_candidate(asked, selection, ports.pool, area)
+    part = selection.partition
+    candidates = [o for o in every_candidate(asked, selection, ports.pool, area) if part.holds(o)]
 
     def keep(a: PublishedAddress) -> bool:
         return (area is None or area.contains(a.lat, a.lon)) and matches(asked, searchable(a), marks_of(a))

@@ -14,6 +14,7 @@ from chalicelib.domain.geo import MAX_COVER, MAX_SIDE, Area, Box, Circle, cover
 from chalicelib.domain.location_index import Location
 from chalicelib.domain.locations import LocationType
 from chalicelib.domain.ordering import Range, Span, strata
+from chalicelib.domain.partitions import WHOLE, Partition
 from chalicelib.domain.published import PublishedSnapshot
 from chalicelib.domain.text_search import Query, parse
 from chalicelib.errors import ErrorDetail, InvalidRequest, NoPoolCoverage
@@ -44,6 +45,7 @@ class Filters:
     property_type: str | None = None  # `propertyType=` (domain/premises.py)
     having: tuple[str, ...] = ()  # components every drawn address has (a near-miss variant's base)
     area: Area | None = None  # `near` and `radius`, or `bbox` (domain/geo.py)
+    partition: Partition = WHOLE  # `partition=i/n`: only the addresses of that part (domain/partitions.py)
 
     def __post_init__(self) -> None:
         if self.area is not None:
@@ -79,23 +81,27 @@ class Selection:
     snapshot: PublishedSnapshot
     ranges: tuple[Range, ...]
     live: int  # the addresses the snapshot serves in the ranges (the rest of the slots are passed over)
+    partition: Partition = WHOLE  # the positions are those of this part's slots alone
 
     @property
     def total(self) -> int:
-        """Slots in the ranges, served or not."""
-        return sum(r.size for r in self.ranges)
+        """Slots in the ranges (of the part), served or not."""
+        return sum(self.partition.count_in(r) for r in self.ranges)
 
     @property
     def share(self) -> float:
-        """The share of the slots the snapshot serves: a draw's chance to hit one."""
-        return self.live / self.total if self.total else 1.0
+        """The share of the slots the snapshot serves: a draw's chance to hit one (the whole
+        ranges' share stands for a part's: a part is spread over all of them)."""
+        slots = sum(r.size for r in self.ranges)
+        return self.live / slots if slots else 1.0
 
     def ordinal_at(self, k: int) -> int:
         """The k-th matching ordinal (0 <= k < total)."""
         for r in self.ranges:
-            if k < r.size:
-                return r.start + k
-            k -= r.size
+            size = self.partition.count_in(r)
+            if k < size:
+                return self.partition.nth_in(r, k)
+            k -= size
         raise IndexError(k)
 
 
@@ -109,7 +115,10 @@ def select(filters: Filters, snapshot: PublishedSnapshot, catalog: CatalogReader
     chosen_strata = strata(residential=filters.wants_residential, complete=filters.complete)
     live = sum(s.count_in(chosen_strata) for s in spans)
     selection = Selection(
-        snapshot, tuple(r for s in spans for r in s.slots_in(chosen_strata) if r.size), live
+        snapshot,
+        tuple(r for s in spans for r in s.slots_in(chosen_strata) if r.size),
+        live,
+        filters.partition,
     )
     if live == 0:
         what = " ".join(

@@ -90,6 +90,7 @@ def generate(
             + ([f"has the traits {'+'.join(filters.traits)}"] if filters.traits else [])
             + ([f"is {filters.property_type} property"] if filters.property_type else [])
             + ([f"lies in {filters.area.said}"] if filters.area else [])
+            + ([f"is in partition {filters.partition.said}"] if not filters.partition.whole else [])
             + ([f"has a {' and a '.join(needs(variant))} for variant={variant}"] if variant else [])
         )
         message = f"no published address in {filters.country} matching these filters {wanted}"
@@ -152,7 +153,9 @@ def draw(
     )
 
     def fetch(ordinals: Sequence[int]) -> dict[int, PublishedAddress]:
-        return ports.pool.get_many_by_ordinal(snapshot.placement, ordinals)
+        # Another partition's addresses are never read (a text draw's candidates span every part).
+        kept = [o for o in ordinals if filters.partition.holds(o)]
+        return ports.pool.get_many_by_ordinal(snapshot.placement, kept) if kept else {}
 
     # A withdrawn address is passed over as an excluded one is: the draw stays uniform over the
     # others, and a seed lands where it did unless it landed on one (then on its next try).

@@ -175,7 +175,10 @@ def draw_text(
     withdrawn: Withdrawn = NOTHING_WITHDRAWN,
     area: Area | None = None,
 ) -> list[PublishedAddress]:
-    ranges = selection.ranges
+    """`fetch` reads only the ordinals of the selection's partition (service.draw): a candidate of
+    another part is passed over unread, as a slot no longer served is, so each try and round
+    looks at `spread` times more candidates to read as many."""
+    ranges, spread = selection.ranges, selection.partition.count
     opened = _open(query, selection, index, area)
     if opened is None:
         return []  # a token no address has, or no address in the area: nothing matches
@@ -197,9 +200,16 @@ def draw_text(
         return pool.every() if isinstance(pool, Listed) else _every_candidate(heads, groups, ranges, read)
 
     if unique:
-        return _unique(pool, key, fetch, keep, count, every_match)
+        return _unique(pool, key, fetch, keep, count, every_match, spread)
     chosen, pending = with_replacement(
-        pool.total, key, pool.ordinals_at, fetch, keep, count=count, attempts=TEXT_ATTEMPTS
+        pool.total,
+        key,
+        pool.ordinals_at,
+        fetch,
+        keep,
+        count=count,
+        attempts=TEXT_ATTEMPTS * spread,
+        width=spread,
     )
     if pending:
         from_remaining(chosen, pending, key, kept_in_order(every_match(), fetch, keep))
@@ -241,7 +251,13 @@ def _every_candidate(
 
 
 def _unique(
-    pool: Pool, key: bytes, fetch: Fetch, keep: Keep, count: int, every_match: Callable[[], list[int]]
+    pool: Pool,
+    key: bytes,
+    fetch: Fetch,
+    keep: Keep,
+    count: int,
+    every_match: Callable[[], list[int]],
+    spread: int = 1,
 ) -> list[PublishedAddress]:
     """The pool's candidates in a seeded shuffle, kept in turn. When rounds find fewer matches
     than asked (q's words are all common, its matches rare among them), the rest of the shuffle
@@ -249,7 +265,7 @@ def _unique(
     the one the whole walk would give."""
     found: list[PublishedAddress] = []
     walk = Walk(pool.total, key, pool.ordinals_at, fetch, keep)
-    walk.take(found, count, _ask, MAX_ROUNDS)
+    walk.take(found, count, lambda need, round_number: spread * _ask(need, round_number), MAX_ROUNDS)
     if len(found) == count or walk.exhausted:
         return found
     matched = every_match()
