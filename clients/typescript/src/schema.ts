@@ -721,6 +721,8 @@ export interface components {
             radius?: number | null;
             /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
             bbox?: string | null;
+            /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
+            partition?: string | null;
             /** @description Only addresses of this property type, as their source classifies them (an OSM building, shop, amenity or office tag, a register's own statement); `unknown` where it says nothing. Given, `residential` no longer defaults to true (CN) */
             propertyType?: ("residential" | "commercial" | "institutional" | "industrial" | "mixed" | "unknown") | null;
             /**
@@ -5619,6 +5621,8 @@ export interface operations {
                 radius?: number;
                 /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
                 bbox?: string;
+                /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
+                partition?: string;
                 /** @description Only addresses of this property type, as their source classifies them (an OSM building, shop, amenity or office tag, a register's own statement); `unknown` where it says nothing. Given, `residential` no longer defaults to true (CN) */
                 propertyType?: "residential" | "commercial" | "institutional" | "industrial" | "mixed" | "unknown";
                 /**
@@ -6023,6 +6027,8 @@ export interface operations {
                 radius?: number;
                 /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
                 bbox?: string;
+                /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
+                partition?: string;
                 /** @description Only addresses of this property type, as their source classifies them (an OSM building, shop, amenity or office tag, a register's own statement); `unknown` where it says nothing. Given, `residential` no longer defaults to true (CN) */
                 propertyType?: "residential" | "commercial" | "institutional" | "industrial" | "mixed" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code (case-insensitive) */
