@@ -54,7 +54,7 @@ _OTHER_MEDIA = (
 def export_addresses(call: Call[ExportQuery, None], ports: GenerationPorts) -> Download | Immutable:
     query = call.query
     filters = filters_of(query, query.country, query.residential, query.complete)
-    request = service.PageRequest(query.page, query.page_size, query.seed, query.snapshot)
+    request = service.PageRequest(query.page, query.page_size, query.seed, query.snapshot, query.email_domain)
     page = service.export_page(filters, ports, request)
     data = ExportData(
         country=query.country,

@@ -86,7 +86,8 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
     variant = VariantKind(query.variant) if query.variant else None
-    outcome = service.generate(filters, needs.ports, seed=query.seed, pinned=query.snapshot, variant=variant)
+    request = service.BatchRequest(count=1, variant=variant, email_domain=query.email_domain)
+    outcome = service.generate(filters, needs.ports, request, seed=query.seed, pinned=query.snapshot)
     answer = GenerateResponse(
         data=GenerateData(
             request_id=query.request_id,
@@ -131,6 +132,7 @@ def generate_batch(
         unique=body.options.unique,
         excluded=frozenset(body.exclude_address_ids),
         variant=VariantKind(body.options.variant) if body.options.variant else None,
+        email_domain=body.options.email_domain,
     )
     filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     options = body.options
@@ -198,6 +200,7 @@ def _generate_in_ip_region(
         needs.ports,
         country_given="country" in query.model_fields_set,
         seed=query.seed,
+        request=service.BatchRequest(count=1, email_domain=query.email_domain),
         pinned=query.snapshot,
     )
     found = outcome.context

@@ -34,6 +34,7 @@ PARAMETERS: dict[str, Any] = {
     "variant": "postcode-of-another-place",  # AD500 → another parish's AD400, say
     "propertyType": "commercial",  # AD's shops, restaurants and hotels (OSM shop=*, amenity=*, tourism=*)
     "partition": "0/4",  # the first of four workers' parts
+    "emailDomain": "inbox.qa.test",  # RFC 6761's .test: a catch-all a tester runs
     "seed": "example",
     "requestId": "trace-1",
     "ip": "81.2.69.142",

@@ -339,3 +339,37 @@ def test_lookup_by_id(api: Api) -> None:
     assert api.get(f"/api/v1/addresses/{address['id']}")["data"]["address"] == address
     for unknown in ("nl-aaaaaaaaaaaaaaaa", "xx-aaaaaaaaaaaaaaaa", "nothing"):
         assert api.get(f"/api/v1/addresses/{unknown}", 404)["error"]["code"] == "ADDRESS_NOT_FOUND"
+
+
+# --- emailDomain=: profiles' e-mail in a domain the tester owns ------------------------------
+
+
+def test_an_email_domain_changes_the_email_s_domain_and_nothing_else(api: Api) -> None:
+    plain = api.get("/api/v1/generate", 200, country="LI", seed="mail")["data"]["result"]
+    owned = api.get("/api/v1/generate", 200, country="LI", seed="mail", emailDomain="Inbox.QA.test")
+    profile = owned["data"]["result"]["profile"]
+    local = plain["profile"]["email"].split("@")[0]
+    assert profile["email"] == f"{local}@inbox.qa.test"
+    assert {**profile, "email": ""} == {**plain["profile"], "email": ""}
+    assert owned["data"]["result"]["address"] == plain["address"]
+    body = {
+        "count": 3,
+        "filters": {"country": "PL"},
+        "options": {"seed": "m", "emailDomain": "qa.example.com"},
+    }
+    batch = api.batch(body)["data"]["results"]
+    assert {r["profile"]["email"].split("@")[1] for r in batch} == {"qa.example.com"}
+    page = api.get("/api/v1/export", 200, country="LI", seed="m", pageSize=3, emailDomain="mail.mycorp.io")
+    assert {r["profile"]["email"].split("@")[1] for r in page["data"]["results"]} == {"mail.mycorp.io"}
+
+
+@pytest.mark.parametrize(
+    "domain",
+    ["examp1e.com", "example.co", "example.com.au", "exarnple.org", "xn--exmple-cua.com", "localhost",
+     "a..b.com", "-a.com", "exa_mple.com", "x" * 64 + ".com", "mail.example-com.net"],
+)  # fmt: skip
+def test_a_look_alike_of_a_reserved_domain_or_a_malformed_name_is_refused(api: Api, domain: str) -> None:
+    answer = api.get("/api/v1/generate", 400, country="LI", emailDomain=domain)
+    assert [d["field"] for d in answer["error"]["details"]] == ["emailDomain"]
+    body = {"count": 1, "filters": {"country": "LI"}, "options": {"emailDomain": domain}}
+    assert [d["field"] for d in api.batch(body, 400)["error"]["details"]] == ["options.emailDomain"]

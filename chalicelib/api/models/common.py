@@ -6,6 +6,7 @@ import ast
 import inspect
 import itertools
 import sys
+import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -96,6 +97,42 @@ def _a_part(text: str) -> str:
         raise ValueError(f"i/n with 0 <= i < n <= {MAX_PARTS}")
     return text
 
+
+# Reserved for documentation and testing (RFC 2606, RFC 6761): mail there reaches nobody.
+RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
+RESERVED_TLDS = ("test", "example", "invalid", "localhost")
+_CONFUSED = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "-": "", ".": ""})
+
+
+def _owned_domain(name: str) -> str:
+    """A domain the caller owns: not a look-alike of a reserved one (examp1e.com, example.co,
+    example.com.au, exámple.com can all be registered by anyone, and mail there reaches them)."""
+    name = name.lower()
+    labels = name.split(".")
+    if ".".join(labels[-2:]) in RESERVED_DOMAINS or labels[-1] in RESERVED_TLDS:
+        return name
+    try:
+        shown = name.encode().decode("idna")  # xn-- labels as the reader sees them
+    except UnicodeError as exc:
+        raise ValueError("not a valid internationalized domain name") from exc
+    skeleton = unicodedata.normalize("NFKD", shown).encode("ascii", "ignore").decode().translate(_CONFUSED)
+    if "example" in skeleton.replace("rn", "m").replace("vv", "w"):
+        raise ValueError(
+            "looks like a reserved documentation domain without being one; give a domain you own, "
+            "or leave it out for example.com, example.net and example.org"
+        )
+    return name
+
+
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+# `emailDomain=`: a host name of two labels or more, its last alphabetic (or an IDN's xn-- form).
+EmailDomain = Annotated[
+    str,
+    StringConstraints(
+        max_length=253, pattern=rf"^(?:{_LABEL}\.)+(?:[A-Za-z]{{2,63}}|xn--[A-Za-z0-9-]{{1,59}})$"
+    ),
+    AfterValidator(_owned_domain),
+]
 
 # `partition=i/n`: part i (from 0) of n disjoint parts of the pool (domain/partitions.py).
 PartitionText = Annotated[str, StringConstraints(pattern=r"^\d{1,4}/\d{1,4}$"), AfterValidator(_a_part)]

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from chalicelib.api.models.addresses import GeneratedAddress
-from chalicelib.api.models.common import ApiModel, CountryCode, QueryModel, SnapshotId, Value
-from chalicelib.api.models.requests import LocationFilters
+from chalicelib.api.models.common import ApiModel, CountryCode, EmailDomain, QueryModel, SnapshotId, Value
+from chalicelib.api.models.requests import EMAIL_DOMAIN, LocationFilters
 
 # Measured on the whole sample pool (296,414 addresses, make run): the largest record, a Russian
 # address with its profile, is 1,868 bytes as Lambda's runtime writes it into its response (JSON
@@ -35,6 +35,7 @@ class ExportQuery(LocationFilters, QueryModel):
         examples=["nightly-2026-11"],
     )
     snapshot: SnapshotId | None = None
+    email_domain: EmailDomain | None = EMAIL_DOMAIN
     page: Annotated[
         int, Field(ge=1, le=MAX_EXPORT_PAGES, description="Page number, from 1", examples=[1])
     ] = 1

@@ -13,6 +13,7 @@ from chalicelib.api.models.common import (
     BodyModel,
     BoxText,
     CountryCode,
+    EmailDomain,
     Id,
     IpText,
     LicenceFilter,
@@ -33,6 +34,15 @@ _VARIANT = (
     "published for another address of the country, in another region where one is, always in another "
     "city. The answer's `variant` says what changed and whose value it took; its address has an id "
     "never served as a published one and `completeness.complete` false"
+)
+
+
+EMAIL_DOMAIN = Field(
+    default=None,
+    description="A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are "
+    "put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You "
+    "vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain "
+    "(examp1e.com, example.co, example.com.au) is refused: anyone may register one",
 )
 
 
@@ -130,6 +140,7 @@ class GenerateQuery(LocationFilters, QueryModel):
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
     variant: VariantKind | None = Field(default=None, description=_VARIANT)
+    email_domain: EmailDomain | None = EMAIL_DOMAIN
 
 
 class BatchFilters(LocationFilters, BodyModel):
@@ -154,6 +165,7 @@ class BatchOptions(BodyModel):
     request_id: Id | None = None
     """Your id for this request, echoed in the answer"""
     variant: VariantKind | None = Field(default=None, description=_VARIANT)
+    email_domain: EmailDomain | None = EMAIL_DOMAIN
 
 
 class BatchRequest(BodyModel):

@@ -132,6 +132,7 @@ def generate_in_ip_region(
     country_given: bool,
     seed: str | None,
     pinned: str | None = None,
+    request: generation.BatchRequest = generation.ONE,
 ) -> IpRegionOutcome:
     """One address drawn uniformly from the published pool of the IP address's region; q,
     residential and seed work as usual. No region, or one without a published pool: 404."""
@@ -158,7 +159,7 @@ def generate_in_ip_region(
         message = f"no published pool for {what}"
         raise NoPoolCoverage(message, (ErrorDetail("ip", message), _tried(context)))
     region_filters = replace(filters, country=context.country, ids={LocationType.REGION: context.region_id})
-    drawn = generation.generate(region_filters, generation_ports, seed=seed, pinned=pinned)
+    drawn = generation.generate(region_filters, generation_ports, request, seed=seed, pinned=pinned)
     return IpRegionOutcome(context, drawn)
 
 

@@ -36,6 +36,7 @@ class PageRequest:
     size: int
     seed: str | None = None  # None: a fresh one, returned, for the next pages to give
     snapshot: str | None = None  # a pinned snapshot's id; None: the active one
+    email_domain: str | None = None  # the profiles' e-mail domain, one the caller owns
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def export_page(filters: Filters, ports: GenerationPorts, request: PageRequest) 
         request.size,
         total,
         positions,
-        with_profiles(seed, addresses),
+        with_profiles(seed, addresses, request.email_domain),
         pinned_until,
     )
 

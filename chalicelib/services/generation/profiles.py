@@ -45,8 +45,11 @@ def _faker(locale: str) -> NameSource:
     return cast(NameSource, Factory.create(locale, providers=["faker.providers.person"]))
 
 
-def make_profile(address: PublishedAddress, time_zone: str, seed: int) -> TestProfile:
-    """A profile that depends on the address (in its `time_zone`) and the seed alone."""
+def make_profile(
+    address: PublishedAddress, time_zone: str, seed: int, email_domain: str | None = None
+) -> TestProfile:
+    """A profile that depends on the address (in its `time_zone`) and the seed alone; its e-mail
+    in `email_domain` where the caller gives one it owns (the rest of the profile unchanged)."""
     rng = random.Random(seed)  # noqa: S311 - fictitious data, not secrets
     gender: Gender = rng.choice(("female", "male"))
     fake = _faker(facts(address.country).faker_locale)
@@ -55,17 +58,18 @@ def make_profile(address: PublishedAddress, time_zone: str, seed: int) -> TestPr
     fake.seed_instance(rng.getrandbits(63))
     name = draw_name(address.country, fake, gender)
     born = BORN_FROM + timedelta(days=rng.randrange((BORN_TO - BORN_FROM).days + 1))
-    email = _email(name, rng)  # before the phone: both draw from rng, in this order
+    email = _email(name, rng, email_domain)  # before the phone: both draw from rng, in this order
     return TestProfile(
         name, gender, born, email, fictional_phone(address.country, address.components, time_zone, rng)
     )
 
 
-def _email(name: ProfileName, rng: random.Random) -> str:
+def _email(name: ProfileName, rng: random.Random, domain: str | None) -> str:
     latin = name.latin or name.native
     local = ".".join(part for part in (_ascii(latin.given), _ascii(latin.family)) if part)
     local = f"{local}{rng.randrange(10, 100)}" if local else f"tester{rng.randrange(1000, 10000)}"
-    return f"{local}@{rng.choice(EMAIL_DOMAINS)}"
+    reserved = rng.choice(EMAIL_DOMAINS)  # drawn either way: the phone after it stays the same
+    return f"{local}@{domain or reserved}"
 
 
 # Letters that are not a Latin letter with a mark, so decomposition would drop them: written as

@@ -72,17 +72,23 @@ class BatchRequest:
     unique: bool = True
     excluded: frozenset[str] = frozenset()
     variant: VariantKind | None = None  # near-miss variants of the drawn addresses instead
+    email_domain: str | None = None  # the profiles' e-mail domain, one the caller owns; None: reserved ones
+
+
+ONE = BatchRequest(count=1)
 
 
 def generate(
     filters: Filters,
     ports: GenerationPorts,
+    request: BatchRequest = ONE,
     *,
     seed: str | None,
     pinned: str | None = None,
-    variant: VariantKind | None = None,
 ) -> Outcome:
-    outcome = generate_batch(filters, ports, BatchRequest(count=1, variant=variant), seed=seed, pinned=pinned)
+    """One address: the batch of one `request` describes (its count is 1)."""
+    variant = request.variant
+    outcome = generate_batch(filters, ports, request, seed=seed, pinned=pinned)
     if not outcome.results:  # only a q, a mark's filter or a variant can come back empty
         wanted = " and ".join(
             ([f"contains {filters.q!r}"] if filters.q else [])
@@ -112,7 +118,7 @@ def generate_batch(
     snapshot = served.snapshot
     if request.variant is None:
         addresses = draw(filters, snapshot, ports, request, seed)
-        return Outcome(snapshot, with_profiles(seed, addresses), served.pinned_until)
+        return Outcome(snapshot, with_profiles(seed, addresses, request.email_domain), served.pinned_until)
     kind = request.variant
     bases = draw(replace(filters, having=needs(kind)), snapshot, ports, replace(request, variant=None), seed)
     donors: list[PublishedAddress] = []
@@ -121,7 +127,7 @@ def generate_batch(
         everywhere = Filters(filters.country, residential=False, having=needs(kind))
         donors = draw(everywhere, snapshot, ports, BatchRequest(count=DONORS), seed, "donors", kind)
     made = make_variants(bases, kind, donors)
-    profiled = with_profiles(seed, [address for address, _ in made])
+    profiled = with_profiles(seed, [address for address, _ in made], request.email_domain)
     results = [replace(g, variant=v) for g, (_, v) in zip(profiled, made, strict=True)]
     return Outcome(snapshot, results, served.pinned_until)
 
@@ -184,7 +190,9 @@ def draw(
     )
 
 
-def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> list[Generated]:
+def with_profiles(
+    seed: str | None, addresses: Sequence[PublishedAddress], email_domain: str | None = None
+) -> list[Generated]:
     """Each address with its test profile. Seeded, a profile depends on the seed and the address
     alone (and on how many times the address came before it in this answer, so a repeat gets
     another person): not on the batch's size or its filters, nor on the snapshot while the address
@@ -195,7 +203,8 @@ def with_profiles(seed: str | None, addresses: Sequence[PublishedAddress]) -> li
         rng = make_rng(seed, "profile", address.id, str(seen[address.id]))
         seen[address.id] += 1
         zone = zone_at(address.lat, address.lon)
-        results.append(Generated(address, zone, make_profile(address, zone, rng.getrandbits(63))))
+        profile = make_profile(address, zone, rng.getrandbits(63), email_domain)
+        results.append(Generated(address, zone, profile))
     return results
 
 

@@ -758,6 +758,8 @@ export interface components {
             requestId?: string | null;
             /** @description A near-miss variant of each drawn address, for negative tests: `missing-postcode`, `missing-number`, `missing-unit` remove that component (the base has it); `postcode-of-another-place`, `city-of-another-place`, `street-of-another-city` put in the value published for another address of the country, in another region where one is, always in another city. The answer's `variant` says what changed and whose value it took; its address has an id never served as a published one and `completeness.complete` false */
             variant?: ("postcode-of-another-place" | "city-of-another-place" | "missing-postcode" | "missing-number" | "missing-unit" | "street-of-another-city") | null;
+            /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
+            emailDomain?: string | null;
         };
         /**
          * BatchRequest
@@ -778,7 +780,7 @@ export interface components {
             count: number;
             /** @description Where to draw from */
             filters: components["schemas"]["BatchFilters"];
-            /** @description Default: {"unique": true, "seed": null, "snapshot": null, "strategy": "random", "requestId": null, "variant": null}. */
+            /** @description Default: {"unique": true, "seed": null, "snapshot": null, "strategy": "random", "requestId": null, "variant": null, "emailDomain": null}. */
             options?: components["schemas"]["BatchOptions"];
             /** @description Addresses never to return (up to 500 IDs) */
             excludeAddressIds?: string[];
@@ -5638,6 +5640,8 @@ export interface operations {
                 seed?: string;
                 /** @description Pins the answer to this snapshot (a `snapshotId` of an earlier answer): the same seed and filters give the same addresses while it is kept, 30 days after a sync replaces it by default; then 410 SNAPSHOT_EXPIRED. Without it, the country's current snapshot */
                 snapshot?: string;
+                /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
+                emailDomain?: string;
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Addresses per page, 1 to 2000; every page of one export must use the same size */
@@ -6051,6 +6055,8 @@ export interface operations {
                 requestId?: string;
                 /** @description A near-miss variant of each drawn address, for negative tests: `missing-postcode`, `missing-number`, `missing-unit` remove that component (the base has it); `postcode-of-another-place`, `city-of-another-place`, `street-of-another-city` put in the value published for another address of the country, in another region where one is, always in another city. The answer's `variant` says what changed and whose value it took; its address has an id never served as a published one and `completeness.complete` false */
                 variant?: "postcode-of-another-place" | "city-of-another-place" | "missing-postcode" | "missing-number" | "missing-unit" | "street-of-another-city";
+                /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
+                emailDomain?: string;
             };
             header?: never;
             path?: never;
