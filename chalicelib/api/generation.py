@@ -86,7 +86,9 @@ def generate(call: Call[GenerateQuery, None], needs: GenerationNeeds) -> Generat
     if query.mode == "ip-region":
         return _generate_in_ip_region(call, filters, needs)
     variant = VariantKind(query.variant) if query.variant else None
-    request = service.BatchRequest(count=1, variant=variant, email_domain=query.email_domain)
+    request = service.BatchRequest(
+        count=1, variant=variant, email_domain=query.email_domain, related=query.related
+    )
     outcome = service.generate(filters, needs.ports, request, seed=query.seed, pinned=query.snapshot)
     answer = GenerateResponse(
         data=GenerateData(
@@ -133,6 +135,7 @@ def generate_batch(
         excluded=frozenset(body.exclude_address_ids),
         variant=VariantKind(body.options.variant) if body.options.variant else None,
         email_domain=body.options.email_domain,
+        related=body.options.related,
     )
     filters = filters_of(body.filters, body.filters.country, body.filters.residential, body.filters.complete)
     options = body.options
@@ -200,7 +203,7 @@ def _generate_in_ip_region(
         needs.ports,
         country_given="country" in query.model_fields_set,
         seed=query.seed,
-        request=service.BatchRequest(count=1, email_domain=query.email_domain),
+        request=service.BatchRequest(count=1, email_domain=query.email_domain, related=query.related),
         pinned=query.snapshot,
     )
     found = outcome.context

@@ -34,7 +34,8 @@ PARAMETERS: dict[str, Any] = {
     "variant": "postcode-of-another-place",  # AD500 → another parish's AD400, say
     "propertyType": "commercial",  # AD's shops, restaurants and hotels (OSM shop=*, amenity=*, tourism=*)
     "partition": "0/4",  # the first of four workers' parts
-    "emailDomain": "inbox.qa.test",  # RFC 6761's .test: a catch-all a tester runs
+    "emailDomain": "inbox.qa.test",
+    "related": "billing",  # RFC 6761's .test: a catch-all a tester runs
     "seed": "example",
     "requestId": "trace-1",
     "ip": "81.2.69.142",
@@ -78,6 +79,13 @@ _SCHEMA_EXAMPLES = {
 }
 
 
+def _related_example() -> dict[str, Any]:
+    """`related=`'s second address: a captured address of another city (the export's second, in
+    Escaldes-Engordany), as a billing one."""
+    results = captured()["operations"]["exportAddresses"]["response"]["data"]["results"]
+    return {"RelatedAddress": {"role": "billing", "address": results[1]["address"]}}
+
+
 @cache
 def captured() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(EXAMPLES.read_text(encoding="utf-8"))
@@ -86,7 +94,7 @@ def captured() -> dict[str, Any]:
 
 def add_examples(document: dict[str, Any]) -> None:
     schemas = document["components"]["schemas"]
-    for name, example in _SCHEMA_EXAMPLES.items():
+    for name, example in {**_SCHEMA_EXAMPLES, **_related_example()}.items():
         if name in schemas:
             schemas[name]["examples"] = [example]
     for item in document["paths"].values():

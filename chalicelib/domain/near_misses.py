@@ -80,7 +80,7 @@ def donor_for(
     fitting = [
         d
         for d in donors
-        if (value := _key(getattr(d.components, name))) and value != own and _another_city(base, d)
+        if (value := _key(getattr(d.components, name))) and value != own and another_city(base, d)
     ]
     elsewhere = [d for d in fitting if _region(d) and _region(base) and _region(d) != _region(base)]
     chosen = elsewhere or fitting
@@ -102,7 +102,7 @@ def variant_id(base: PublishedAddress, kind: VariantKind, donor: PublishedAddres
     return f"{base.country.lower()}-variant-{base64.b32encode(digest[:10]).decode().lower()}"
 
 
-def _another_city(base: PublishedAddress, donor: PublishedAddress) -> bool:
+def another_city(base: PublishedAddress, donor: PublishedAddress) -> bool:
     """Both publish a city, and not the same one however spelled (`Wroclaw` is `Wrocław`)."""
     theirs, own = _key(donor.components.city), _key(base.components.city)
     return bool(theirs and own and theirs != own)

@@ -15,7 +15,7 @@ from app import app
 from chalicelib import deps
 from chalicelib.domain.locations import LocationType
 from chalicelib.reference.time_zones import zone_at
-from tests.support.api import Api, synced_pool
+from tests.support.api import Api, served_addresses, synced_pool
 from tests.support.factories import SOURCES, bearer, issue_token
 from tests.support.fakes import FakeClock
 from tests.support.sync import MIXED_SOURCES
@@ -373,3 +373,50 @@ def test_a_look_alike_of_a_reserved_domain_or_a_malformed_name_is_refused(api: A
     assert [d["field"] for d in answer["error"]["details"]] == ["emailDomain"]
     body = {"count": 1, "filters": {"country": "LI"}, "options": {"emailDomain": domain}}
     assert [d["field"] for d in api.batch(body, 400)["error"]["details"]] == ["options.emailDomain"]
+
+
+# --- related=: the same person's second address ---------------------------------------------
+
+
+def test_related_gives_the_same_person_a_second_real_address_in_another_city(
+    api: Api, pool: deps.Dependencies
+) -> None:
+    served = {a.id for a in served_addresses(pool, "PL")}
+    body = {"count": 20, "filters": {"country": "PL"}, "options": {"seed": "checkout", "related": "billing"}}
+    results = api.batch(body)["data"]["results"]
+    assert len(results) == 20
+    for r in results:
+        second = r["related"]
+        assert second["role"] == "billing"
+        assert second["address"]["id"] in served  # published, never made up
+        assert second["address"]["id"] != r["address"]["id"]
+        assert second["address"]["countryCode"] == "PL"
+    assert api.batch(body)["data"]["results"] == results  # seeded: the same pairs
+    plain = api.batch({**body, "options": {"seed": "checkout"}})["data"]["results"]
+    assert [{**r, "related": None} for r in results] == plain  # the draw and profiles are unchanged
+
+
+def test_a_related_address_lies_in_another_city_where_the_country_has_several(api: Api) -> None:
+    one = api.get("/api/v1/generate", 200, country="NL", seed="c", related="shipping")["data"]["result"]
+    cities = {one["address"]["components"]["city"], one["related"]["address"]["components"]["city"]}
+    assert len(cities) == 2
+    assert one["related"]["role"] == "shipping"
+
+
+def test_related_stays_in_the_worker_s_partition_and_an_unknown_role_is_refused(api: Api) -> None:
+    part = "1/2"
+    body = {
+        "count": 10,
+        "filters": {"country": "LI", "partition": part},
+        "options": {"seed": "p", "related": "billing"},
+    }
+    mine = {
+        a
+        for r in api.batch(body)["data"]["results"]
+        for a in (r["address"]["id"], r["related"]["address"]["id"])
+    }
+    other = {"count": 50, "filters": {"country": "LI", "partition": "0/2"}, "options": {"seed": "p"}}
+    theirs = {r["address"]["id"] for r in api.batch(other)["data"]["results"]}
+    assert not mine & theirs
+    answer = api.get("/api/v1/generate", 400, country="LI", related="invoice")
+    assert [d["field"] for d in answer["error"]["details"]] == ["related"]

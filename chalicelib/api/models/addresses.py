@@ -212,6 +212,18 @@ class Variant(ApiModel):
     """The id of the published address whose value it took; null when it only removes"""
 
 
+RelatedRole = Literal["billing", "shipping"]
+
+
+class RelatedAddress(ApiModel):
+    """The same person's second real address (`related=`)"""
+
+    role: RelatedRole
+    """What it stands for beside the drawn address: its billing or its shipping address"""
+    address: Address
+    """A real, published address of the same country, in another city where the country has several"""
+
+
 class GeneratedAddress(ApiModel):
     """One drawn address with the fictitious test profile paired with it"""
 
@@ -221,6 +233,8 @@ class GeneratedAddress(ApiModel):
     """A fictitious person to fill a form with"""
     variant: Variant | None = None
     """With `variant=`: what this near-miss changed; null for a published address"""
+    related: RelatedAddress | None = None
+    """With `related=`: the same person's second address; null without it"""
 
 
 class IpRegion(ApiModel):

@@ -7,7 +7,13 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from chalicelib.api.models.addresses import MAX_BATCH_COUNT, MAX_EXCLUDED_IDS, PropertyType, VariantKind
+from chalicelib.api.models.addresses import (
+    MAX_BATCH_COUNT,
+    MAX_EXCLUDED_IDS,
+    PropertyType,
+    RelatedRole,
+    VariantKind,
+)
 from chalicelib.api.models.common import (
     ApiModel,
     BodyModel,
@@ -43,6 +49,15 @@ EMAIL_DOMAIN = Field(
     "put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You "
     "vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain "
     "(examp1e.com, example.co, example.com.au) is refused: anyone may register one",
+)
+
+
+RELATED = Field(
+    default=None,
+    description="billing or shipping: each drawn address's person gets a second real address of the same "
+    "country (another city where the country has several), for checkout tests that need both; seeded, "
+    "the same one each time. It is drawn from the country (its residential default, and the same "
+    "`partition`), not from the location filters, and answered as `related` beside the address",
 )
 
 
@@ -141,6 +156,7 @@ class GenerateQuery(LocationFilters, QueryModel):
     """Your id for this request, echoed in the answer"""
     variant: VariantKind | None = Field(default=None, description=_VARIANT)
     email_domain: EmailDomain | None = EMAIL_DOMAIN
+    related: RelatedRole | None = RELATED
 
 
 class BatchFilters(LocationFilters, BodyModel):
@@ -166,6 +182,7 @@ class BatchOptions(BodyModel):
     """Your id for this request, echoed in the answer"""
     variant: VariantKind | None = Field(default=None, description=_VARIANT)
     email_domain: EmailDomain | None = EMAIL_DOMAIN
+    related: RelatedRole | None = RELATED
 
 
 class BatchRequest(BodyModel):

@@ -12,6 +12,7 @@ from chalicelib.api.models.addresses import (
     LatinName,
     NameForms,
     Phone,
+    RelatedAddress,
     SourceRef,
     TestProfile,
     Variant,
@@ -24,8 +25,14 @@ from chalicelib.services.generation.service import Generated
 
 
 def generated_out(g: Generated) -> GeneratedAddress:
+    related = g.related
     return GeneratedAddress(
-        address=address_out(g.address, g.time_zone), profile=_profile(g.profile), variant=_variant(g.variant)
+        address=address_out(g.address, g.time_zone),
+        profile=_profile(g.profile),
+        variant=_variant(g.variant),
+        related=RelatedAddress(role=related.role, address=address_out(related.address, related.time_zone))
+        if related
+        else None,
     )
 
 

@@ -60,6 +60,9 @@ def _generated(result: GeneratedAddress) -> str:
         ("Date of birth", profile.date_of_birth.isoformat()),
         *_address_lines(result.address),
     ]
+    if result.related:
+        role = result.related.role.capitalize()
+        pairs.append((f"{role} address", result.related.address.formatted_address))
     variant = result.variant
     if variant:
         pairs.append(("Near-miss variant", f"{variant.kind} (changed: {', '.join(variant.changed)})"))

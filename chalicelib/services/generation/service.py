@@ -8,10 +8,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from chalicelib.domain.addresses import PublishedAddress
-from chalicelib.domain.near_misses import CHANGED, REMOVING, Variant, VariantKind, needs
+from chalicelib.domain.near_misses import CHANGED, REMOVING, Variant, VariantKind, another_city, needs
 from chalicelib.domain.published import Placement, PublishedSnapshot
 from chalicelib.domain.text_search import parse
 from chalicelib.domain.withdrawals import Withdrawn
@@ -47,12 +47,25 @@ class GenerationPorts:
     withdrawn: WithdrawnReader  # addresses an operator withdrew: never served, from any snapshot
 
 
+RelatedRole = Literal["billing", "shipping"]
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second real address for the same person (a billing one beside a shipping one, say)."""
+
+    role: RelatedRole
+    address: PublishedAddress
+    time_zone: str
+
+
 @dataclass(frozen=True)
 class Generated:
     address: PublishedAddress
     time_zone: str  # the IANA zone of its point (reference/time_zones.py): its profile's phone keeps it
     profile: TestProfile
     variant: Variant | None = None  # a near-miss variant: what it changed, of which address
+    related: Related | None = None  # with `related=`: the person's second address
 
 
 @dataclass(frozen=True)
@@ -73,9 +86,13 @@ class BatchRequest:
     excluded: frozenset[str] = frozenset()
     variant: VariantKind | None = None  # near-miss variants of the drawn addresses instead
     email_domain: str | None = None  # the profiles' e-mail domain, one the caller owns; None: reserved ones
+    related: RelatedRole | None = None  # each address's person gets a second address, in this role
 
 
 ONE = BatchRequest(count=1)
+# Candidates drawn for `related=`: one BatchGetItem, and a batch of 50 takes one each from its own
+# place among them, so each person's second address is another's only where the country has few.
+RELATED = 64
 
 
 def generate(
@@ -118,7 +135,10 @@ def generate_batch(
     snapshot = served.snapshot
     if request.variant is None:
         addresses = draw(filters, snapshot, ports, request, seed)
-        return Outcome(snapshot, with_profiles(seed, addresses, request.email_domain), served.pinned_until)
+        profiled = with_profiles(seed, addresses, request.email_domain)
+        return Outcome(
+            snapshot, with_related(profiled, filters, snapshot, ports, request, seed), served.pinned_until
+        )
     kind = request.variant
     bases = draw(replace(filters, having=needs(kind)), snapshot, ports, replace(request, variant=None), seed)
     donors: list[PublishedAddress] = []
@@ -129,7 +149,44 @@ def generate_batch(
     made = make_variants(bases, kind, donors)
     profiled = with_profiles(seed, [address for address, _ in made], request.email_domain)
     results = [replace(g, variant=v) for g, (_, v) in zip(profiled, made, strict=True)]
-    return Outcome(snapshot, results, served.pinned_until)
+    return Outcome(
+        snapshot, with_related(results, filters, snapshot, ports, request, seed), served.pinned_until
+    )
+
+
+def with_related(
+    results: list[Generated],
+    filters: Filters,
+    snapshot: PublishedSnapshot,
+    ports: GenerationPorts,
+    request: BatchRequest,
+    seed: str | None,
+) -> list[Generated]:
+    """Each result with a second real address of its country for the same person: one seeded
+    draw of candidates from the whole country (its residential default and the partition kept),
+    each result taking the first, from its own place among them, in another city where one is."""
+    role = request.related
+    if role is None or not results:
+        return results
+    everywhere = Filters(filters.country, residential=filters.residential, partition=filters.partition)
+    wanted = BatchRequest(count=RELATED, excluded=request.excluded)
+    candidates = draw(everywhere, snapshot, ports, wanted, seed, "related", role)
+    related = []
+    for n, generated in enumerate(results):
+        second = elsewhere(generated.address, [*candidates[n % RELATED :], *candidates[: n % RELATED]])
+        if second is None:
+            related.append(generated)
+            continue
+        placed = Related(role, second, zone_at(second.lat, second.lon))
+        related.append(replace(generated, related=placed))
+    return related
+
+
+def elsewhere(base: PublishedAddress, candidates: Sequence[PublishedAddress]) -> PublishedAddress | None:
+    """The first candidate in another city than the base's; where none is (a one-city country),
+    the first other address; None when there is no other."""
+    others = [c for c in candidates if c.id != base.id]
+    return next((c for c in others if another_city(base, c)), others[0] if others else None)
 
 
 def draw(

@@ -760,6 +760,8 @@ export interface components {
             variant?: ("postcode-of-another-place" | "city-of-another-place" | "missing-postcode" | "missing-number" | "missing-unit" | "street-of-another-city") | null;
             /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
             emailDomain?: string | null;
+            /** @description billing or shipping: each drawn address's person gets a second real address of the same country (another city where the country has several), for checkout tests that need both; seeded, the same one each time. It is drawn from the country (its residential default, and the same `partition`), not from the location filters, and answered as `related` beside the address */
+            related?: ("billing" | "shipping") | null;
         };
         /**
          * BatchRequest
@@ -780,7 +782,7 @@ export interface components {
             count: number;
             /** @description Where to draw from */
             filters: components["schemas"]["BatchFilters"];
-            /** @description Default: {"unique": true, "seed": null, "snapshot": null, "strategy": "random", "requestId": null, "variant": null, "emailDomain": null}. */
+            /** @description Default: {"unique": true, "seed": null, "snapshot": null, "strategy": "random", "requestId": null, "variant": null, "emailDomain": null, "related": null}. */
             options?: components["schemas"]["BatchOptions"];
             /** @description Addresses never to return (up to 500 IDs) */
             excludeAddressIds?: string[];
@@ -1952,6 +1954,11 @@ export interface components {
              * @default null
              */
             variant: components["schemas"]["Variant"] | null;
+            /**
+             * @description With `related=`: the same person's second address; null without it
+             * @default null
+             */
+            related: components["schemas"]["RelatedAddress"] | null;
         };
         /**
          * HealthStatus
@@ -2323,6 +2330,59 @@ export interface components {
             nextCursor: string | null;
             /** @description The page's regions, in name order */
             regions: components["schemas"]["LocationItem"][];
+        };
+        /**
+         * RelatedAddress
+         * @description The same person's second real address (`related=`)
+         * @example {
+         *       "role": "billing",
+         *       "address": {
+         *         "id": "ad-eoq4johkgszpnrpy",
+         *         "countryCode": "AD",
+         *         "matchLevel": "houseNumber",
+         *         "propertyType": "unknown",
+         *         "formattedAddress": "Camí del Valira 2, AD700 Escaldes-Engordany",
+         *         "components": {
+         *           "street": "Camí del Valira",
+         *           "houseNumber": "2",
+         *           "unit": null,
+         *           "district": null,
+         *           "city": "Escaldes-Engordany",
+         *           "region": "Escaldes-Engordany",
+         *           "regionCode": "AD-08",
+         *           "postcode": "AD700",
+         *           "province": null,
+         *           "provinceCode": null
+         *         },
+         *         "coordinates": {
+         *           "latitude": 42.5121001,
+         *           "longitude": 1.538906
+         *         },
+         *         "timeZone": "Europe/Andorra",
+         *         "source": {
+         *           "id": "osm-andorra_2021-ad",
+         *           "license": "ODbL-1.0",
+         *           "attribution": "© OpenStreetMap contributors"
+         *         },
+         *         "derived": [
+         *           "region"
+         *         ],
+         *         "completeness": {
+         *           "complete": true,
+         *           "missing": [],
+         *           "invalid": []
+         *         }
+         *       }
+         *     }
+         */
+        RelatedAddress: {
+            /**
+             * @description What it stands for beside the drawn address: its billing or its shipping address
+             * @enum {string}
+             */
+            role: "billing" | "shipping";
+            /** @description A real, published address of the same country, in another city where the country has several */
+            address: components["schemas"]["Address"];
         };
         /**
          * SourceRef
@@ -6057,6 +6117,8 @@ export interface operations {
                 variant?: "postcode-of-another-place" | "city-of-another-place" | "missing-postcode" | "missing-number" | "missing-unit" | "street-of-another-city";
                 /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
                 emailDomain?: string;
+                /** @description billing or shipping: each drawn address's person gets a second real address of the same country (another city where the country has several), for checkout tests that need both; seeded, the same one each time. It is drawn from the country (its residential default, and the same `partition`), not from the location filters, and answered as `related` beside the address */
+                related?: "billing" | "shipping";
             };
             header?: never;
             path?: never;
