@@ -72,10 +72,10 @@ def area_of(source: LocationFilters) -> Area | None:
 
 def check_mode(mode: str | None, ip: str | None, variant: str | None) -> None:
     """`ip` only with mode=ip-region, and no near-miss variant there."""
-    if mode is None and ip is not None:
+    if mode != "ip-region" and ip is not None:
         raise InvalidRequest(
             "ip is only used with mode=ip-region", (ErrorDetail("ip", "needs mode=ip-region"),)
         )
-    if mode is not None and variant is not None:
+    if mode == "ip-region" and variant is not None:
         message = "variant is not available with mode=ip-region"
         raise InvalidRequest(message, (ErrorDetail("variant", message),))

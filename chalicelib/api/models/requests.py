@@ -140,8 +140,8 @@ class LocationFilters(ApiModel):
 
 class GenerateQuery(LocationFilters, QueryModel):
     country: CountryCode = "US"
-    mode: Literal["ip-region"] | None = None
-    """ip-region: draw from the region of `ip` (or of the caller's address)"""
+    mode: Literal["address", "ip-region"] | None = None
+    """address (the default): draw from the filters; ip-region: from the region of `ip` (or the caller's)"""
     ip: IpText | None = None
     strategy: Strategy = "random"
     """random or instant: both are a single exactly uniform read"""

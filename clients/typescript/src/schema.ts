@@ -5681,7 +5681,7 @@ export interface operations {
                 near?: string;
                 /** @description Metres from `near`, 1 to 50,000; required with `near` */
                 radius?: number;
-                /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
+                /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` (example: `1.515,42.503,1.530,42.512`) */
                 bbox?: string;
                 /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
                 partition?: string;
@@ -6089,7 +6089,7 @@ export interface operations {
                 near?: string;
                 /** @description Metres from `near`, 1 to 50,000; required with `near` */
                 radius?: number;
-                /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
+                /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` (example: `1.515,42.503,1.530,42.512`) */
                 bbox?: string;
                 /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
                 partition?: string;
@@ -6097,9 +6097,9 @@ export interface operations {
                 propertyType?: "residential" | "commercial" | "institutional" | "industrial" | "mixed" | "unknown";
                 /** @description ISO 3166-1 alpha-2 country code (case-insensitive) */
                 country?: string;
-                /** @description ip-region: draw from the region of `ip` (or of the caller's address) */
-                mode?: "ip-region";
-                /** @description An IPv4 or IPv6 address */
+                /** @description address (the default): draw from the filters; ip-region: from the region of `ip` (or the caller's) */
+                mode?: "address" | "ip-region";
+                /** @description An IPv4 or IPv6 address (example: `81.2.69.142`) */
                 ip?: string;
                 /** @description random or instant: both are a single exactly uniform read */
                 strategy?: "random" | "instant";
@@ -6859,13 +6859,13 @@ export interface operations {
                 childType: "region" | "city" | "district" | "postcode";
                 /** @description The parent's kind: country, region or city */
                 parentType?: "country" | "region" | "city";
-                /** @description The parent region's or city's ID (not with parentType=country) */
+                /** @description The parent region's or city's ID (not with parentType=country) (example: `reg-5lgxxs5zwe4svvxr`) */
                 parentId?: string;
                 /** @description Text the child's name must contain */
                 q?: string;
                 /** @description Default true for CN, else false */
                 residential?: boolean;
-                /** @description nextCursor of the previous page, unchanged (signed; anything else is 400) */
+                /** @description nextCursor of the previous page, unchanged (signed; anything else is 400) (example: `eyJ2IjoxLCJiIjoiNWRlYjg4MGZhYjAxNzE4OThjNDNkMzBhMzI3M2FjZjIiLCJzIjoiMmNlNjBlOGViYWFkNGM1NCIsIm8iOjIwfQ.zUDLE2601m-obMboBv7wpw`) */
                 cursor?: string;
                 /** @description Page size, 20 to 200 */
                 limit?: number;
