@@ -49,6 +49,7 @@ EMAIL_DOMAIN = Field(
     "put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You "
     "vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain "
     "(examp1e.com, example.co, example.com.au) is refused: anyone may register one",
+    examples=["inbox.qa.test"],
 )
 
 
@@ -58,6 +59,7 @@ RELATED = Field(
     "country (another city where the country has several), for checkout tests that need both; seeded, "
     "the same one each time. It is drawn from the country (its residential default, and the same "
     "`partition`), not from the location filters, and answered as `related` beside the address",
+    examples=["billing"],
 )
 
 
@@ -127,6 +129,7 @@ class LocationFilters(ApiModel):
         "filters, so workers of one run never receive the same address, and the n parts together are "
         "every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the "
         "whole pool",
+        examples=["0/4"],
     )
     property_type: PropertyType | None = Field(
         default=None,

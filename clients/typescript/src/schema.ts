@@ -721,7 +721,10 @@ export interface components {
             radius?: number | null;
             /** @description `<west>,<south>,<east>,<north>` in decimal degrees (WGS 84): only addresses inside the box, its sides at most 100 km and not across the antimeridian; not with `near` */
             bbox?: string | null;
-            /** @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool */
+            /**
+             * @description `i/n`: only part i (from 0) of n disjoint parts of the pool, n up to 1024, for n parallel test workers: every published address is in exactly one part whatever the other filters, so workers of one run never receive the same address, and the n parts together are every match. Each part is drawn exactly uniformly, seeds work as without it, and `0/1` is the whole pool
+             * @example 0/4
+             */
             partition?: string | null;
             /** @description Only addresses of this property type, as their source classifies them (an OSM building, shop, amenity or office tag, a register's own statement); `unknown` where it says nothing. Given, `residential` no longer defaults to true (CN) */
             propertyType?: ("residential" | "commercial" | "institutional" | "industrial" | "mixed" | "unknown") | null;
@@ -758,9 +761,15 @@ export interface components {
             requestId?: string | null;
             /** @description A near-miss variant of each drawn address, for negative tests: `missing-postcode`, `missing-number`, `missing-unit` remove that component (the base has it); `postcode-of-another-place`, `city-of-another-place`, `street-of-another-city` put in the value published for another address of the country, in another region where one is, always in another city. The answer's `variant` says what changed and whose value it took; its address has an id never served as a published one and `completeness.complete` false */
             variant?: ("postcode-of-another-place" | "city-of-another-place" | "missing-postcode" | "missing-number" | "missing-unit" | "street-of-another-city") | null;
-            /** @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one */
+            /**
+             * @description A domain you own (a catch-all, Mailpit's): the test profiles' e-mail addresses are put in it instead of example.com, .net or .org (RFC 2606), the rest of each profile unchanged. You vouch that you own it: mail sent there reaches whoever does. A look-alike of a reserved domain (examp1e.com, example.co, example.com.au) is refused: anyone may register one
+             * @example inbox.qa.test
+             */
             emailDomain?: string | null;
-            /** @description billing or shipping: each drawn address's person gets a second real address of the same country (another city where the country has several), for checkout tests that need both; seeded, the same one each time. It is drawn from the country (its residential default, and the same `partition`), not from the location filters, and answered as `related` beside the address */
+            /**
+             * @description billing or shipping: each drawn address's person gets a second real address of the same country (another city where the country has several), for checkout tests that need both; seeded, the same one each time. It is drawn from the country (its residential default, and the same `partition`), not from the location filters, and answered as `related` beside the address
+             * @example billing
+             */
             related?: ("billing" | "shipping") | null;
         };
         /**
