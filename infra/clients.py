@@ -118,14 +118,20 @@ def _fill(url: dict[str, Any], examples: dict[str, Any]) -> None:
 
 
 def _parameter_examples(document: dict[str, Any]) -> dict[str, Any]:
-    """Each query parameter's example where only its schema holds one (which the converter ignores)."""
+    """Each query parameter's example where only its schema holds one (which the converter ignores),
+    or its description (one not sent with the others: the converter would make one up, anew each run)."""
+    from chalicelib.api.openapi_examples import described_example
+
     found: dict[str, Any] = {}
     for operations in document["paths"].values():
         for operation in operations.values():
             for parameter in operation.get("parameters", []):
                 schema = parameter.get("schema", {})
+                described = described_example(parameter)
                 if "example" not in parameter and schema.get("examples"):
                     found.setdefault(parameter["name"], schema["examples"][0])
+                elif described is not None:
+                    found.setdefault(parameter["name"], described)
     return found
 
 

@@ -6,6 +6,7 @@ example for every parameter, consistent with them (testers' tools send these val
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,7 @@ _APART = {
     "exportAddresses": {"bbox"},
     "listLocationChildren": {"parentId", "cursor"},  # the captured cursor is a search's
 }
+_DESCRIBED = re.compile(r"\(example: `([^`]+)`\)")
 _ERROR_MESSAGES = {
     "INVALID_REQUEST": "invalid query: country",
     "UNAUTHORIZED": "missing bearer token",
@@ -150,6 +152,12 @@ def _parameter_examples(params: list[dict[str, Any]], query: dict[str, Any], apa
             param["description"] = f"{param.get('description', '')} (example: `{value}`)".lstrip()
         else:
             param["schema"]["examples"] = [value]
+
+
+def described_example(param: dict[str, Any]) -> str | None:
+    """The example a parameter kept apart carries in its description (`_parameter_examples`)."""
+    said = _DESCRIBED.search(param.get("description", ""))
+    return said.group(1) if said else None
 
 
 def _error_example(schema: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:

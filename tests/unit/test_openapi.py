@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import re
 from typing import Any, get_args
 
 import pytest
@@ -10,6 +9,7 @@ from app import ROUTES
 from chalicelib.api.errors import CODES
 from chalicelib.api.models.common import ErrorCode
 from chalicelib.api.openapi import build_document
+from chalicelib.api.openapi_examples import described_example
 
 SPEC_ENDPOINTS = {
     ("get", "/api/v1/health"): None,
@@ -285,9 +285,9 @@ def _example_of(param: dict[str, Any]) -> Any:
         return param["example"]
     if "examples" in param["schema"]:
         return param["schema"]["examples"][0]
-    said = re.search(r"\(example: `([^`]+)`\)", param["description"])
-    assert said, param["name"]
-    return said.group(1)
+    described = described_example(param)
+    assert described is not None, param["name"]
+    return described
 
 
 @pytest.mark.parametrize("which", ["public", "admin"])
