@@ -4,6 +4,8 @@ the export CLI, offline mode reading what it wrote, and the Faker provider onlin
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,32 @@ def test_the_faker_provider_follows_fakers_seed_online(client: Client) -> None:
     assert [fake.real_address(country="NL")["id"] for _ in range(3)] == first
     profile = fake.real_profile(country="AD")
     assert profile["email"].rsplit("@", 1)[1] in {"example.com", "example.net", "example.org"}
+
+
+def test_two_xdist_workers_draw_disjoint_slices_that_together_are_every_match(
+    client: Client, tmp_path: Path
+) -> None:
+    """Each pytest-xdist worker exports up to 200 addresses of one filter with one seed through its
+    ags_partition (AD's 193 in two parts of about 96): no address twice, every match once."""
+    drawn = tmp_path / "drawn"
+    drawn.mkdir()
+    (tmp_path / "test_slices.py").write_text(
+        "import json, pathlib\n"
+        "from ags_testkit import Client\n\n"
+        "def test_slice(ags_partition, worker_id):\n"
+        "    got = Client().export('AD', 200, seed='one-run', partition=ags_partition)\n"
+        "    ids = [r['address']['id'] for r in got]\n"
+        f"    (pathlib.Path({str(drawn)!r}) / worker_id).write_text(json.dumps([ags_partition, ids]))\n"
+    )
+    argv = [sys.executable, "-m", "pytest", "-q", "-n", "2", "--dist", "each", "-p", "no:cacheprovider"]
+    done = subprocess.run(
+        [*argv, "test_slices.py"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    slices = dict(json.loads(path.read_text()) for path in drawn.iterdir())
+    assert set(slices) == {"0/2", "1/2"}
+    first, second = (set(ids) for ids in slices.values())
+    assert not first & second
+    every = {r["address"]["id"] for r in client.export("AD", 1000, seed="one-run")}
+    assert first | second == every
+    assert len(every) > 150  # a real pool, not an empty one

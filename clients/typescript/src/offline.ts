@@ -13,6 +13,8 @@ export interface OfflineFilters {
   city?: string;
   district?: string;
   postcode?: string;
+  /** `i/n`: this worker's part (offline: of the file's records, in id order, every n-th from the i-th). */
+  partition?: string;
 }
 
 /** Where addresses come from: the service (AgsClient), an export file, or one with the other as fallback. */
@@ -35,12 +37,14 @@ export class Offline implements AddressSource {
   }
 
   async draw(seed: string, filters: OfflineFilters & Record<string, unknown>): Promise<GeneratedAddress> {
-    const online = Object.keys(filters).filter((k) => k !== "country" && !(COMPONENTS as readonly string[]).includes(k));
+    const online = Object.keys(filters).filter(
+      (k) => k !== "country" && k !== "partition" && !(COMPONENTS as readonly string[]).includes(k),
+    );
     if (online.some((k) => filters[k] !== undefined)) {
       throw new Error(`offline mode filters by country and components only, not ${online.join(", ")}`);
     }
     const country = (filters.country ?? "US").toUpperCase();
-    const matching = this.records.filter(
+    const matching = part(this.records, filters.partition).filter(
       (r) =>
         r.address.countryCode === country &&
         COMPONENTS.every((name) => {
@@ -54,6 +58,13 @@ export class Offline implements AddressSource {
     const digest = createHash("sha256").update(key).digest();
     return matching[Number(digest.readBigUInt64BE(0) % BigInt(matching.length))] as GeneratedAddress;
   }
+}
+
+/** Part i of n of the records, as the Python kit takes it: workers sharing a file never draw the same one. */
+function part(records: GeneratedAddress[], partition: string | undefined): GeneratedAddress[] {
+  if (partition === undefined) return records;
+  const [index, count] = partition.split("/").map(Number) as [number, number];
+  return records.filter((_, n) => n % count === index);
 }
 
 /** The service, and the export file when the service cannot be reached. */

@@ -22,21 +22,32 @@ export interface RealAddressOptions {
 export interface RealAddressFixtures {
   realAddress: GeneratedAddress;
   realFaker: RealFaker;
+  /** This worker's part of the pool, `i/n` (its parallel index of the run's workers): workers of one run never draw the same address. */
+  agsPartition: string;
 }
 
 export const test = base.extend<RealAddressFixtures & RealAddressOptions>({
   agsCountry: ["US", { option: true }],
   agsFilters: [{}, { option: true }],
   agsOfflineFile: [process.env.AGS_OFFLINE_FILE, { option: true }],
-  realAddress: async ({ agsCountry, agsFilters, agsOfflineFile }, use, testInfo) => {
+  agsPartition: async ({}, use, testInfo) => {
+    await use(partitionOf(testInfo.parallelIndex, testInfo.config.workers));
+  },
+  realAddress: async ({ agsCountry, agsFilters, agsOfflineFile, agsPartition }, use, testInfo) => {
     const online = new AgsClient();
     const source: AddressSource = agsOfflineFile ? withFallback(online, await Offline.load(agsOfflineFile)) : online;
-    await use(await source.draw(seedOf(testInfo.titlePath), { ...agsFilters, country: agsCountry }));
+    const filters = { ...agsFilters, country: agsCountry, partition: agsPartition };
+    await use(await source.draw(seedOf(testInfo.titlePath), filters));
   },
   realFaker: async ({ realAddress }, use) => {
     await use(fakerFrom(realAddress));
   },
 });
+
+/** A worker's part: `parallelIndex/workers` (0/1, the whole pool, with one worker). */
+export function partitionOf(parallelIndex: number, workers: number): string {
+  return `${parallelIndex}/${Math.max(1, workers)}`;
+}
 
 /** The seed a test draws with: its title path (file, describe blocks, title). */
 export function seedOf(titlePath: readonly string[]): string {

@@ -30,9 +30,10 @@ class Filters:
     district: str | None = None
     postcode: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # q, residential, complete, ids: online only
+    partition: str | None = None  # `i/n`: this worker's part of the pool (offline: of the file)
 
     def given(self) -> dict[str, Any]:
-        named = {k: getattr(self, k) for k in ("region", "city", "district", "postcode")}
+        named = {k: getattr(self, k) for k in ("region", "city", "district", "postcode", "partition")}
         return {k: v for k, v in {**named, **self.extra}.items() if v is not None}
 
 
@@ -71,7 +72,7 @@ class Offline:
             raise ValueError(
                 f"offline mode filters by country and components only, not {sorted(filters.extra)}"
             )
-        matching = [r for r in self.records if _matches(r, filters)]
+        matching = [r for r in _part(self.records, filters.partition) if _matches(r, filters)]
         if not matching:
             raise LookupError(f"no exported address matches {filters}")
         digest = hashlib.sha256(_draw_key(seed, filters)).digest()
@@ -101,6 +102,15 @@ def _draw_key(seed: str, filters: Filters) -> bytes:
     the country and each component filter (empty when not given), lower-cased as they match."""
     wanted = [(getattr(filters, name) or "").lower() for name in _OFFLINE_FILTERS]
     return "\x1f".join([seed, filters.country.upper(), *wanted]).encode()
+
+
+def _part(records: list[GeneratedAddress], partition: str | None) -> list[GeneratedAddress]:
+    """Part i of n of the file's records (in id order, every n-th from the i-th), as the TypeScript
+    kit takes it: workers sharing a file never draw the same record, whatever their filters."""
+    if partition is None:
+        return records
+    index, count = (int(v) for v in partition.split("/"))
+    return records[index::count]
 
 
 def _matches(record: GeneratedAddress, filters: Filters) -> bool:

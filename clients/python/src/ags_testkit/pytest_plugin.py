@@ -1,7 +1,10 @@
 """pytest fixtures: `real_address` draws a real published address (with its test profile) seeded
 from the test's node id, so a test gets the same address on every run; `@pytest.mark.ags(...)`
 chooses the country and filters. `--ags-offline FILE` (or AGS_OFFLINE_FILE) names an exported file
-used when the service cannot be reached, so a CI job runs without network."""
+used when the service cannot be reached, so a CI job runs without network.
+
+Under pytest-xdist, `ags_partition` is this worker's part of the pool (`gw1` of 4 workers: `1/4`)
+and `real_address` draws from it alone: workers of one run never receive the same address."""
 
 from __future__ import annotations
 
@@ -33,10 +36,22 @@ def ags_source(pytestconfig: pytest.Config) -> Source:
     return fallback(Client(), offline)
 
 
+@pytest.fixture(scope="session")
+def ags_partition() -> str | None:
+    """This pytest-xdist worker's part of the pool, `i/n`; None without xdist (the whole pool)."""
+    worker, count = os.environ.get("PYTEST_XDIST_WORKER"), os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if not worker or not count:
+        return None
+    return f"{int(worker.removeprefix('gw'))}/{int(count)}"
+
+
 @pytest.fixture
-def real_address(request: pytest.FixtureRequest, ags_source: Source) -> GeneratedAddress:
+def real_address(
+    request: pytest.FixtureRequest, ags_source: Source, ags_partition: str | None
+) -> GeneratedAddress:
     marker = request.node.get_closest_marker("ags")
     options: dict[str, Any] = dict(marker.kwargs) if marker else {}
     country = options.pop("country", request.config.getoption("--ags-country"))
     named = {k: options.pop(k) for k in ("region", "city", "district", "postcode") if k in options}
-    return ags_source.draw(request.node.nodeid, Filters(country=country, **named, extra=options))
+    filters = Filters(country=country, **named, extra=options, partition=ags_partition)
+    return ags_source.draw(request.node.nodeid, filters)
