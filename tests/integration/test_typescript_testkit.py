@@ -62,3 +62,24 @@ def test_the_readme_s_quickstart_works_as_written_in_a_new_commonjs_folder(
     # first.mjs: the address the service serves for that seed, and its profile's name
     assert f"{served['address']['formattedAddress']} | {served['profile']['fullName']}\n" in done.stdout
     assert "1 passed" in done.stdout  # the Playwright example
+
+
+def test_four_playwright_workers_draw_disjoint_slices_and_browsers_stand_at_the_address(
+    packed: Path, service: dict[str, str], synced_stack: Stack, tmp_path: Path
+) -> None:
+    """The kit's own Playwright runs (test/browser, built with the package): four workers export up
+    to 200 of AD's addresses each through agsPartition, and testInPlace's pages read the drawn
+    address's point, time zone and language from the browser, in headless Chromium."""
+    chromium = shutil.which("chromium")
+    assert chromium, "make browser installs Debian's Chromium"
+    env = {**service, "CHROMIUM_PATH": chromium, "AGS_SLICES": str(tmp_path)}
+    config = "dist/test/browser/playwright.config.js"
+    done = run_ok([str(NODE_BIN / "playwright"), "test", "-c", config], KIT, env)
+    assert "6 passed" in done.stdout
+    slices = {path.stem: set(json.loads(path.read_text())) for path in tmp_path.glob("*.json")}
+    assert set(slices) == {f"{i}-of-4" for i in range(4)}
+    assert sum(len(s) for s in slices.values()) == len(set().union(*slices.values()))  # none twice
+    _, _, whole = synced_stack.request(
+        "GET", "/api/v1/export?country=AD&seed=one-run&pageSize=1000", service["AGS_TOKEN"]
+    )
+    assert set().union(*slices.values()) == {r["address"]["id"] for r in whole["data"]["results"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,11 @@ def test_without_a_file_the_service_being_down_is_an_error() -> None:
     source = fallback(Client("http://127.0.0.1:9", "t", timeout=1), None)
     with pytest.raises(Unreachable, match=r"127\.0\.0\.1:9"):
         source.draw("s", Filters("AD"))
+
+
+def test_both_kits_name_the_same_primary_locale_for_each_country() -> None:
+    from ags_testkit import PRIMARY_LOCALES
+
+    typescript = (Path(__file__).parents[2] / "typescript" / "src" / "place.ts").read_text(encoding="utf-8")
+    listed = dict(re.findall(r'\b([A-Z]{2}): "([a-z]{2,3}-[A-Z]{2})"', typescript))
+    assert listed == PRIMARY_LOCALES

@@ -15,4 +15,5 @@ export {
 } from "./client.js";
 export { fakerFrom, realFaker, type RealFaker } from "./faker.js";
 export { Offline, withFallback, type AddressSource, type OfflineFilters } from "./offline.js";
+export { placeOf, PRIMARY_LOCALES, type Place } from "./place.js";
 export type { components, operations, paths } from "./schema.js";

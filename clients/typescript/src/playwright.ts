@@ -9,6 +9,7 @@ import { test as base } from "@playwright/test";
 import { AgsClient, type GeneratedAddress, type GenerateFilters } from "./client.js";
 import { fakerFrom, type RealFaker } from "./faker.js";
 import { Offline, withFallback, type AddressSource } from "./offline.js";
+import { placeOf } from "./place.js";
 
 export interface RealAddressOptions {
   /** The country to draw from (default US). */
@@ -44,6 +45,27 @@ export const test = base.extend<RealAddressFixtures & RealAddressOptions>({
   },
 });
 
+/**
+ * `test` whose browser context stands at the drawn address: its geolocation (permission granted),
+ * its time zone and its country's primary locale, for pages that read where and when the customer is.
+ *
+ *   import { testInPlace as test, expect } from "ags-testkit/playwright";
+ */
+export const testInPlace = test.extend({
+  geolocation: async ({ realAddress }, use) => {
+    await use(placeOf(realAddress).geolocation);
+  },
+  permissions: async ({ realAddress }, use) => {
+    await use(placeOf(realAddress).permissions);
+  },
+  timezoneId: async ({ realAddress }, use) => {
+    await use(placeOf(realAddress).timezoneId);
+  },
+  locale: async ({ realAddress }, use) => {
+    await use(placeOf(realAddress).locale);
+  },
+});
+
 /** A worker's part: `parallelIndex/workers` (0/1, the whole pool, with one worker). */
 export function partitionOf(parallelIndex: number, workers: number): string {
   return `${parallelIndex}/${Math.max(1, workers)}`;
@@ -55,3 +77,4 @@ export function seedOf(titlePath: readonly string[]): string {
 }
 
 export { expect } from "@playwright/test";
+export { placeOf, PRIMARY_LOCALES, type Place } from "./place.js";

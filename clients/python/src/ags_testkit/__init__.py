@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from ags_testkit.client import ApiError, Client, SnapshotChanged, Unreachable
 from ags_testkit.draw import ExportFileError, Filters, Offline, Service, Source, fallback
+from ags_testkit.place import PRIMARY_LOCALES, context_args
 from ags_testkit.records import Address, GeneratedAddress, Profile
 
 if TYPE_CHECKING:  # typed as itself; imported for real by __getattr__ below
     from ags_testkit.faker_provider import real_address_provider as real_address_provider
 
 __all__ = [
+    "PRIMARY_LOCALES",
     "Address",
     "ApiError",
     "Client",
@@ -25,6 +27,7 @@ __all__ = [
     "SnapshotChanged",
     "Source",
     "Unreachable",
+    "context_args",
     "fallback",
 ]  # not real_address_provider: `import *` would need Faker, an extra
 

@@ -4,7 +4,11 @@ chooses the country and filters. `--ags-offline FILE` (or AGS_OFFLINE_FILE) name
 used when the service cannot be reached, so a CI job runs without network.
 
 Under pytest-xdist, `ags_partition` is this worker's part of the pool (`gw1` of 4 workers: `1/4`)
-and `real_address` draws from it alone: workers of one run never receive the same address."""
+and `real_address` draws from it alone: workers of one run never receive the same address.
+
+`ags_context_args` stands a Playwright browser context at `real_address`: its geolocation (the
+permission granted), time zone and country's primary locale; with pytest-playwright, merge it into
+`browser_context_args` (ags_testkit/place.py shows how)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import pytest
 
 from ags_testkit.client import Client
 from ags_testkit.draw import Filters, Source, fallback
+from ags_testkit.place import context_args
 from ags_testkit.records import GeneratedAddress
 
 
@@ -43,6 +48,12 @@ def ags_partition() -> str | None:
     if not worker or not count:
         return None
     return f"{int(worker.removeprefix('gw'))}/{int(count)}"
+
+
+@pytest.fixture
+def ags_context_args(real_address: GeneratedAddress) -> dict[str, Any]:
+    """Playwright's new_context options for a browser standing at `real_address`."""
+    return context_args(real_address)
 
 
 @pytest.fixture
