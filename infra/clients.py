@@ -11,6 +11,8 @@ disabled, a folder per tag), then made reproducible and runnable:
   the document's own (the converter fakes one afresh each run); an example response's request
   keeps only the parameters it sends, undescribed (its request lists and describes them all);
 - `baseUrl` defaults to `make run`'s service; the token is the `bearerToken` variable;
+- a collection-level pre-request script (infra/postman_prerequest.js) draws, once per iteration, a
+  real address and its profile into variables any request can use ({{addr.street}}, {{person.email}});
 - a collection-level test holds every answer to 2xx, but one: without `ip`, /client-context
   locates the caller, and a loopback caller has no location (404 ADDRESS_NOT_FOUND)."""
 
@@ -36,6 +38,8 @@ OPTIONS = "parametersResolution=Example,enableOptionalParameters=false,folderStr
 LOCAL_BASE_URL = "http://127.0.0.1:8000"
 _IDS = uuid.UUID("6f1c1d2e-8f0a-4c55-9d0b-2a7e4f3b9c10")  # the namespace of the collection's ids
 
+# The collection's pre-request script: a real address and profile as {{addr.*}} and {{person.*}}.
+PRE_REQUEST = ROOT / "infra" / "postman_prerequest.js"
 TEST_SCRIPT = [
     "// Every answer is 2xx, but /client-context without `ip` from a loopback caller: it locates",
     "// the caller, and 127.0.0.1 has no location (404 ADDRESS_NOT_FOUND, as documented).",
@@ -89,7 +93,13 @@ def reproducible(collection: dict[str, Any], document: dict[str, Any]) -> dict[s
     _walk(collection["item"], examples, collection["info"]["name"])
     collection["info"]["_postman_id"] = str(uuid.uuid5(_IDS, collection["info"]["name"]))
     collection["variable"] = [{"key": "baseUrl", "value": LOCAL_BASE_URL, "type": "string"}]
-    collection["event"] = [{"listen": "test", "script": {"type": "text/javascript", "exec": TEST_SCRIPT}}]
+    collection["event"] = [
+        {
+            "listen": "prerequest",
+            "script": {"type": "text/javascript", "exec": PRE_REQUEST.read_text().splitlines()},
+        },
+        {"listen": "test", "script": {"type": "text/javascript", "exec": TEST_SCRIPT}},
+    ]
     return collection
 
 
@@ -142,6 +152,10 @@ def environment() -> dict[str, Any]:
         "values": [
             {"key": "baseUrl", "value": LOCAL_BASE_URL, "type": "default", "enabled": True},
             {"key": "bearerToken", "value": "", "type": "secret", "enabled": True},
+            # What the pre-request script draws {{addr.*}} and {{person.*}} from: the country, and a
+            # seed for the same people on every run (empty: new ones each run).
+            {"key": "agsCountry", "value": "US", "type": "default", "enabled": True},
+            {"key": "agsSeed", "value": "", "type": "default", "enabled": True},
         ],
         "_postman_variable_scope": "environment",
     }

@@ -179,3 +179,58 @@ def test_the_main_readme_s_clients_work_as_written_and_its_agent_config_serves_m
     assert "generate_address" in names
     assert drawn.is_error is False
     assert drawn.structured_content["data"]["result"]["address"]["countryCode"] == "NL"
+
+
+_OWN_TESTS = [
+    "const address = pm.response.json().data.address;",
+    "pm.test('{{addr.*}} hold the drawn address', function () {",
+    "    pm.expect(address.components.street || '').to.eql(pm.collectionVariables.get('addr.street'));",
+    "    const number = address.components.houseNumber || '';",
+    "    pm.expect(number).to.eql(pm.collectionVariables.get('addr.houseNumber'));",
+    "    pm.expect(address.components.postcode || '').to.eql(pm.collectionVariables.get('addr.postcode'));",
+    "    pm.expect(address.components.city || '').to.eql(pm.collectionVariables.get('addr.city'));",
+    "    pm.expect(address.countryCode).to.eql(pm.collectionVariables.get('addr.country'));",
+    "});",
+    "pm.test('{{person.*}} hold a fictitious person', function () {",
+    "    pm.expect(pm.collectionVariables.get('person.email')).to.match(/@example\\.(com|net|org)$/);",
+    "    pm.expect(pm.collectionVariables.get('person.name')).to.not.be.empty;",
+    "    pm.expect(pm.collectionVariables.get('person.phone')).to.match(/^\\+/);",
+    "});",
+]
+
+
+def _tester_s_own_run(stack: Stack, tmp_path: Path, seed: str) -> list[str]:
+    """The committed collection's variables and script, with the tester's own request in place of
+    ours, run for three iterations: the addresses its requests read back."""
+    collection = json.loads((POSTMAN / "address-generation-service.postman_collection.json").read_text())
+    own = {
+        "name": "My checkout's address, read back",
+        "request": {
+            "method": "GET",
+            "url": "{{baseUrl}}/api/v1/addresses/{{addr.id}}",
+            "auth": {
+                "type": "bearer",
+                "bearer": [{"key": "token", "value": "{{bearerToken}}", "type": "string"}],
+            },
+        },
+        "event": [{"listen": "test", "script": {"type": "text/javascript", "exec": _OWN_TESTS}}],
+    }
+    collection["item"] = [own]
+    path, report = tmp_path / f"own-{seed}.json", tmp_path / f"run-{seed}.json"
+    path.write_text(json.dumps(collection))
+    newman = [str(NODE_BIN / "newman"), "run", str(path), "-n", "3", "--reporters", "json"]
+    newman += ["-e", str(POSTMAN / "local.postman_environment.json"), "--reporter-json-export", str(report)]
+    newman += ["--env-var", f"baseUrl={_base(stack)}", "--env-var", f"bearerToken={stack.dev_token}"]
+    run_ok([*newman, "--env-var", "agsCountry=NL", "--env-var", f"agsSeed={seed}"], tmp_path)
+    run = json.loads(report.read_text())["run"]
+    assert run["stats"]["assertions"] == {"total": 9, "pending": 0, "failed": 0}  # 3 x (2 own + 2xx)
+    return [e["request"]["url"]["path"][-1] for e in run["executions"]]
+
+
+def test_the_collection_s_pre_request_script_gives_a_tester_s_own_requests_an_address(
+    stack: Stack, tmp_path: Path
+) -> None:
+    first = _tester_s_own_run(stack, tmp_path, "ci")
+    assert len(set(first)) == 3  # one address per iteration
+    assert all(i.startswith("nl-") for i in first)
+    assert _tester_s_own_run(stack, tmp_path, "ci") == first  # a seed gives the same people
