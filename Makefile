@@ -21,6 +21,9 @@ AGENTS_STAMP := tests/contract/agents/node_modules/.installed
 TS_KIT_STAMP := clients/typescript/node_modules/.installed
 CLIENTS_VENV := .venv-clients
 CLIENTS_STAMP := $(CLIENTS_VENV)/.installed
+# The Locust example's venv (clients/load): Locust brings gevent, Flask and its own pins.
+LOAD_VENV := .venv-load
+LOAD_STAMP := $(LOAD_VENV)/.installed
 EMULATOR_VENV := .venv-emulator
 EMULATOR_STAMP := $(EMULATOR_VENV)/.installed
 # The console's third-party files (swagger-ui-dist), served by the app itself: copied into the
@@ -84,6 +87,10 @@ $(CLIENTS_STAMP): requirements-clients.txt
 	$(call venv_install,$(CLIENTS_VENV),requirements-clients.txt)
 	@touch $@
 
+$(LOAD_STAMP): clients/load/requirements.txt
+	$(call venv_install,$(LOAD_VENV),clients/load/requirements.txt)
+	@touch $@
+
 # --ignore-scripts: swagger-ui-dist's dependency @scarf/scarf would report the install over the network.
 $(CONSOLE_STAMP): infra/console/package.json infra/console/package-lock.json
 	npm ci --prefix infra/console --ignore-scripts --no-audit --no-fund --loglevel=error
@@ -96,7 +103,7 @@ browser:
 	@command -v chromium >/dev/null || { apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
-install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP) $(TS_KIT_STAMP)
+install: $(PY_STAMP) $(NODE_STAMP) $(CONSOLE_STAMP) $(LINTERS_STAMP) $(CLIENTS_NODE_STAMP) $(CLIENTS_STAMP) $(AGENTS_STAMP) $(TS_KIT_STAMP) $(LOAD_STAMP)
 
 ## The service on http://127.0.0.1:$(PORT), backed by DynamoDB Local on $(DDB_PORT). DATA=overture:
 ## the Overture replica's newest release, through discovery, instead of the sample sources. The
@@ -159,7 +166,7 @@ coverage: $(PY_STAMP)
 	@echo "Coverage (chalicelib and ags_testkit, unit, functional and testkit tests): $$($(BIN)/coverage report --format=total)%"
 
 clean:
-	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules tests/contract/agents/node_modules clients/typescript/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
+	rm -rf $(VENV) $(EMULATOR_VENV) $(CLIENTS_VENV) $(LOAD_VENV) tests/contract/clients/node_modules infra/local/node_modules infra/aws/cli/node_modules infra/console/node_modules tests/contract/linters/node_modules tests/contract/agents/node_modules clients/typescript/node_modules $(CONSOLE_VENDOR) infra/cdk.out infra/chalice.out \
 		infra/package .dev .pytest_cache .mypy_cache .ruff_cache
 
 ## What testers import, regenerated from the served OpenAPI document (infra/clients.py): the

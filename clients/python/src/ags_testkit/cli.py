@@ -32,6 +32,8 @@ FILTERS = (
     "postcode_id",
     "q",
     "license",  # a licence class or SPDX id: records you may commit under those terms
+    "partition",  # i/n: one of n disjoint slices (a JMeter thread's, a load generator's)
+    "email_domain",  # the profiles' e-mail in a domain you own
 )
 
 
