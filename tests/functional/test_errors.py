@@ -107,7 +107,7 @@ def test_valid_batch_body_passes_validation(client: Client, auth: dict[str, str]
         ("cityId=" + "c" * 161, "cityId"),
         ("ip=" + "1" * 65, "ip"),
         ("strategy=fastest", "strategy"),
-        ("mode=address", "mode"),
+        ("mode=nearby", "mode"),  # address (the default) and ip-region are the modes
         ("residential=perhaps", "residential"),
         ("seed=", "seed"),
         ("colour=red", "colour"),
@@ -124,7 +124,12 @@ def test_generate_query_violations_name_the_field(
 
 @pytest.mark.parametrize(
     ("query", "status"),
-    [("country=us", 404), ("residential=true&seed=abc&strategy=instant", 404), ("mode=ip-region", 404)],
+    [
+        ("country=us", 404),
+        ("residential=true&seed=abc&strategy=instant", 404),
+        ("mode=ip-region", 404),
+        ("mode=address", 404),
+    ],
 )
 def test_valid_generate_queries_pass_validation(
     client: Client, auth: dict[str, str], query: str, status: int
