@@ -606,7 +606,8 @@ export interface components {
          *               "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *             }
          *           },
-         *           "variant": null
+         *           "variant": null,
+         *           "related": null
          *         },
          *         {
          *           "address": {
@@ -665,7 +666,8 @@ export interface components {
          *               "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *             }
          *           },
-         *           "variant": null
+         *           "variant": null,
+         *           "related": null
          *         }
          *       ]
          *     }
@@ -1675,7 +1677,8 @@ export interface components {
          *               "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *             }
          *           },
-         *           "variant": null
+         *           "variant": null,
+         *           "related": null
          *         },
          *         {
          *           "address": {
@@ -1734,7 +1737,8 @@ export interface components {
          *               "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *             }
          *           },
-         *           "variant": null
+         *           "variant": null,
+         *           "related": null
          *         }
          *       ]
          *     }
@@ -1854,7 +1858,8 @@ export interface components {
          *             "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *           }
          *         },
-         *         "variant": null
+         *         "variant": null,
+         *         "related": null
          *       },
          *       "ipContext": null
          *     }
@@ -1950,7 +1955,8 @@ export interface components {
          *           "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
          *         }
          *       },
-         *       "variant": null
+         *       "variant": null,
+         *       "related": null
          *     }
          */
         GeneratedAddress: {
@@ -5812,7 +5818,8 @@ export interface operations {
                      *                 "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
                      *               }
                      *             },
-                     *             "variant": null
+                     *             "variant": null,
+                     *             "related": null
                      *           },
                      *           {
                      *             "address": {
@@ -5871,7 +5878,8 @@ export interface operations {
                      *                 "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
                      *               }
                      *             },
-                     *             "variant": null
+                     *             "variant": null,
+                     *             "related": null
                      *           }
                      *         ]
                      *       }
@@ -6214,7 +6222,8 @@ export interface operations {
                      *               "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
                      *             }
                      *           },
-                     *           "variant": null
+                     *           "variant": null,
+                     *           "related": null
                      *         },
                      *         "ipContext": null
                      *       }
@@ -6513,7 +6522,8 @@ export interface operations {
                      *                 "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
                      *               }
                      *             },
-                     *             "variant": null
+                     *             "variant": null,
+                     *             "related": null
                      *           },
                      *           {
                      *             "address": {
@@ -6572,7 +6582,8 @@ export interface operations {
                      *                 "note": "no range is reserved for fiction in AD: not dialable by construction (no national number begins with 00); phone validators reject it"
                      *               }
                      *             },
-                     *             "variant": null
+                     *             "variant": null,
+                     *             "related": null
                      *           }
                      *         ]
                      *       }
