@@ -4,6 +4,7 @@ is sees the drawn address's point, time zone and country's language."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from ags_testkit import Client, context_args
@@ -11,14 +12,8 @@ from playwright.sync_api import Browser, Route
 
 from tests.support.local_stack import Stack
 
-PAGE = """<!doctype html><html lang="en"><title>Where am I</title><output id="where">asking</output>
-<script>
-navigator.geolocation.getCurrentPosition(
-  (p) => { document.getElementById("where").textContent = JSON.stringify({
-    latitude: p.coords.latitude, longitude: p.coords.longitude,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, language: navigator.language }); },
-  (e) => { document.getElementById("where").textContent = "refused: " + e.message; });
-</script></html>"""
+# The page both kits' browser tests open.
+PAGE = (Path(__file__).parents[2] / "clients" / "testdata" / "where-am-i.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("country", ["KR", "NL", "AD"])

@@ -1,15 +1,12 @@
 // A page that asks where and when the customer is sees the drawn address's place: its point, its
 // time zone and its country's language.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
 import { expect, placeOf, testInPlace as test } from "../../src/playwright.js";
 
-const PAGE = `<!doctype html><html lang="en"><title>Where am I</title><output id="where">asking</output>
-<script>
-navigator.geolocation.getCurrentPosition(
-  (p) => { document.getElementById("where").textContent = JSON.stringify({
-    latitude: p.coords.latitude, longitude: p.coords.longitude,
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, language: navigator.language }); },
-  (e) => { document.getElementById("where").textContent = "refused: " + e.message; });
-</script></html>`;
+// The page both kits' browser tests open (clients/testdata/where-am-i.html).
+const PAGE = readFileSync(fileURLToPath(new URL("../../../../testdata/where-am-i.html", import.meta.url)), "utf8");
 
 for (const country of ["KR", "NL"]) {
   test.describe(country, () => {
