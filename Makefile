@@ -129,12 +129,12 @@ aws-token: $(PY_STAMP)
 		--scope "$(SCOPE)" --rate "$(RATE)" --expires "$(EXPIRES)" --label "$(LABEL)"
 
 # The installs side by side (npm and uv wait on the network and the disk: 55 s one by one, 36 s
-# together); mypy (a minute on one core from a clean clone) beside pytest's two workers, since
-# neither needs the other's result. Each step still fails make test.
+# together), the emulator's venv among them rather than after the suite; the linters and mypy (a
+# minute on one core from a clean clone) beside pytest's two workers, since none needs another's
+# result. Each step still fails make test.
 test:
-	@$(MAKE) --no-print-directory -j4 install
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory -j2 typecheck pytest
+	@$(MAKE) --no-print-directory -j4 install $(EMULATOR_STAMP)
+	@$(MAKE) --no-print-directory -j3 lint typecheck pytest
 	@$(MAKE) --no-print-directory deploy-local
 
 ## Lint, types, and the unit, functional and testers'-package tests (no stack, browser or synth).

@@ -1,9 +1,13 @@
 """The testers' package (clients/python) against the local stack as `make run` starts it: the client,
-the export CLI, offline mode reading what it wrote, and the Faker provider online."""
+the export CLI, offline mode reading what it wrote, and the Faker provider online; parallel workers
+each with their own partition; and the load-test feeders: the Locust example (clients/load, pinned
+in its own venv) briefly with four users, and `ags export --partition`'s CSV slices for JMeter."""
 
 from __future__ import annotations
 
+import csv
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +17,7 @@ from ags_testkit import Client, Filters, Offline, real_address_provider
 from ags_testkit.cli import main
 from faker import Faker
 
+from infra.local.env import PROJECT_DIR
 from tests.support.local_stack import Stack
 
 pytestmark = pytest.mark.integration
@@ -86,3 +91,48 @@ def test_two_xdist_workers_draw_disjoint_slices_that_together_are_every_match(
     every = {r["address"]["id"] for r in client.export("AD", 1000, seed="one-run")}
     assert first | second == every
     assert len(every) > 150  # a real pool, not an empty one
+
+
+# --- load-test feeders (one stack with the kit's tests above) -------------------------------
+
+LOCUST = PROJECT_DIR / ".venv-load" / "bin" / "locust"
+
+
+def _every_ad_address(client: Client) -> set[str]:
+    return {r["address"]["id"] for r in client.export("AD", 1000, seed="ci")}
+
+
+def test_four_locust_users_each_sign_up_with_addresses_of_their_own(
+    client: Client, synced_stack: Stack, tmp_path: Path
+) -> None:
+    assert LOCUST.exists(), "make install sets up .venv-load"
+    env = {
+        **os.environ,
+        "AGS_COUNTRY": "AD",
+        "AGS_SEED": "ci",
+        "AGS_DRAWN": str(tmp_path),
+    }  # AGS_TOKEN: client's
+    argv = [str(LOCUST), "-f", str(PROJECT_DIR / "clients" / "load" / "locustfile.py"), "--headless"]
+    argv += ["-u", "4", "-r", "4", "-t", "4s", "--host", f"http://127.0.0.1:{synced_stack.port}"]
+    argv += ["--only-summary", "--exit-code-on-error", "1", "--stop-timeout", "2"]
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]  # no request failed
+    used = {path.stem: path.read_text().split() for path in tmp_path.glob("*.txt")}
+    assert set(used) == {f"{i}-of-4" for i in range(4)}
+    assert all(used.values())  # every user signed up at least once
+    seen = [set(ids) for ids in used.values()]
+    assert sum(len(s) for s in seen) == len(set().union(*seen))  # no address used by two users
+    assert set().union(*seen) <= _every_ad_address(client)
+
+
+def test_ags_export_writes_disjoint_csv_slices_for_jmeter_threads(client: Client, tmp_path: Path) -> None:
+    slices = []
+    for thread in range(2):
+        path = tmp_path / f"users-{thread + 1}.csv"  # CSV Data Set: users-${__threadNum}.csv
+        argv = ["export", "--country", "AD", "--count", "200", "--seed", "ci", "--format", "csv"]
+        assert main([*argv, "--partition", f"{thread}/2", "--output", str(path), "--quiet"]) == 0
+        with path.open(newline="", encoding="utf-8") as file:
+            rows = list(csv.DictReader(file))
+        slices.append({row["id"] for row in rows})
+    assert not slices[0] & slices[1]
+    assert slices[0] | slices[1] == _every_ad_address(client)
