@@ -24,6 +24,7 @@ from pydantic.alias_generators import to_camel
 from pydantic.json_schema import SkipJsonSchema
 
 from chalicelib.domain.partitions import MAX_PARTS
+from chalicelib.domain.reserved_names import RESERVED_EMAIL_DOMAINS, RESERVED_TLDS
 
 
 @cache
@@ -98,9 +99,6 @@ def _a_part(text: str) -> str:
     return text
 
 
-# Reserved for documentation and testing (RFC 2606, RFC 6761): mail there reaches nobody.
-RESERVED_DOMAINS = ("example.com", "example.net", "example.org")
-RESERVED_TLDS = ("test", "example", "invalid", "localhost")
 _CONFUSED = str.maketrans({"0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "-": "", ".": ""})
 
 
@@ -109,7 +107,7 @@ def _owned_domain(name: str) -> str:
     example.com.au, exámple.com can all be registered by anyone, and mail there reaches them)."""
     name = name.lower()
     labels = name.split(".")
-    if ".".join(labels[-2:]) in RESERVED_DOMAINS or labels[-1] in RESERVED_TLDS:
+    if ".".join(labels[-2:]) in RESERVED_EMAIL_DOMAINS or labels[-1] in RESERVED_TLDS:
         return name
     try:
         shown = name.encode().decode("idna")  # xn-- labels as the reader sees them

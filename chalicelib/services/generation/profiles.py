@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Literal, cast
 
+from chalicelib.domain.reserved_names import RESERVED_EMAIL_DOMAINS
 from chalicelib.reference.countries import facts
 from chalicelib.reference.fictional_numbers import Phone, fictional_phone
 from chalicelib.services.generation.names import NameSource, ProfileName, draw_name
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from chalicelib.domain.addresses import PublishedAddress
 
 # Reserved by RFC 2606 for documentation: never example.<ccTLD>, which can be registered.
-EMAIL_DOMAINS = ("example.com", "example.net", "example.org")
+EMAIL_DOMAINS = RESERVED_EMAIL_DOMAINS
 # Every date in this range is an adult's birthday from 2024 on, and it does not move with "today",
 # so a seed reproduces the same profile on any day.
 BORN_FROM, BORN_TO = date(1940, 1, 1), date(2005, 12, 31)
